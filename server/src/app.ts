@@ -1,0 +1,49 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import restify, { type Request, type Response, type Server } from 'restify';
+import { registerHealthRoutes } from './health/routes.ts';
+import { sendError } from './http/errors.ts';
+import { assignRequestId, requireBearerToken } from './http/middleware.ts';
+import type { UserStore } from './users/store.ts';
+import { registerUserRoutes } from './users/routes.ts';
+
+export interface AppDependencies {
+  logger: Logger;
+  redis: Redis;
+  users: UserStore;
+  /** Registers further resources (the JSON resources under /apps). */
+  extraRoutes?: Array<(server: Server) => void>;
+  apiToken?: string | undefined;
+}
+
+/** Builds the HTTP application from its dependencies; it opens nothing itself. */
+export function createApp(deps: AppDependencies): Server {
+  const { logger } = deps;
+  const server = restify.createServer({
+    name: '', // no Server banner
+    // restify 12 logs with pino; @types/restify still describes the bunyan logger of restify 8.
+    log: logger as unknown as restify.ServerOptions['log'],
+    ignoreTrailingSlash: true,
+    strictNext: true,
+    handleUncaughtExceptions: false,
+  });
+
+  server.pre(assignRequestId);
+  if (deps.apiToken) server.pre(requireBearerToken(deps.apiToken));
+
+  registerHealthRoutes(server, deps.redis);
+  registerUserRoutes(server, deps.users);
+  for (const register of deps.extraRoutes ?? []) register(server);
+
+  server.on('restifyError', (req: Request, res: Response, err: unknown, callback: () => void) => {
+    sendError(req, res, err, logger);
+    callback();
+  });
+  server.on('after', (req: Request, res: Response) => {
+    logger.info(
+      { reqId: req.id(), method: req.method, url: req.url, status: res.statusCode, ms: Date.now() - req.time() },
+      'request',
+    );
+  });
+  return server;
+}

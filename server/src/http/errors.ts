@@ -1,0 +1,56 @@
+import type { Logger } from 'pino';
+import type { Request, Response } from 'restify';
+import { HttpError, MethodNotAllowedError, PayloadTooLargeError } from '../errors.ts';
+import { isRedisUnavailable } from '../redis/connect.ts';
+import { sendJson, sendXml } from './send.ts';
+import { renderXmlError } from './xml.ts';
+
+interface ErrorDescription {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/** Codes for the errors restify raises itself (routing, malformed URLs). */
+const RESTIFY_CODES: Record<number, string> = {
+  400: 'bad_request',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
+/**
+ * The one place where any error becomes a status, a code and a message. Messages never carry a
+ * stack, a Redis reply or a file path: unexpected errors are logged and answered with a generic text.
+ */
+export function describeError(err: unknown): ErrorDescription {
+  if (err instanceof HttpError) return { status: err.status, code: err.code, message: err.message };
+  if (isRedisUnavailable(err)) {
+    return { status: 503, code: 'service_unavailable', message: 'the data store is unavailable; try again shortly' };
+  }
+  const status = (err as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const code = RESTIFY_CODES[status] ?? 'bad_request';
+    const message = status === 404 ? 'no such resource' : status === 405 ? 'method not allowed' : 'bad request';
+    return { status, code, message };
+  }
+  return { status: 500, code: 'internal_error', message: 'internal error' };
+}
+
+/** JSON resources live under /apps; everything else speaks XML. */
+export function errorFormatFor(path: string): 'json' | 'xml' {
+  return path === '/apps' || path.startsWith('/apps/') ? 'json' : 'xml';
+}
+
+export function sendError(req: Request, res: Response, err: unknown, logger: Logger): void {
+  const { status, code, message } = describeError(err);
+  if (status >= 500) logger.error({ err, reqId: req.id() }, 'request failed');
+  const headers: Record<string, string> = {};
+  if (err instanceof MethodNotAllowedError) headers.Allow = err.allow.join(', ');
+  // The rest of an oversized body is not read: close the connection rather than parse it as a request.
+  if (err instanceof PayloadTooLargeError) headers.Connection = 'close';
+  if (status === 503) headers['Retry-After'] = '1';
+  if (errorFormatFor(req.getPath()) === 'json') sendJson(res, status, { id: code, message }, headers);
+  else sendXml(res, status, renderXmlError(code, message), headers);
+}

@@ -1,0 +1,34 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Next, Request, Response } from 'restify';
+import { UnauthorizedError } from '../errors.ts';
+
+const ECHOABLE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** Every response carries a Request-Id: the caller's when it sent a sane one, else a new UUID. */
+export function assignRequestId(req: Request, res: Response, next: Next): void {
+  const sent = req.headers['request-id'];
+  const id = typeof sent === 'string' && ECHOABLE_REQUEST_ID.test(sent) ? sent : randomUUID();
+  (req as unknown as { id(value: string): string }).id(id); // restify 12 accepts the id once
+  res.setHeader('Request-Id', id);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  next();
+}
+
+const OPEN_PATHS = new Set(['/healthz', '/readyz']);
+
+/**
+ * Optional bearer-token check (API_TOKEN). OPTIONS and health checks stay open. Tokens are compared
+ * as SHA-256 digests with timingSafeEqual, so neither content nor length leaks through timing.
+ */
+export function requireBearerToken(token: string) {
+  const expected = createHash('sha256').update(token).digest();
+  return (req: Request, _res: Response, next: Next): void => {
+    if (req.method === 'OPTIONS' || OPEN_PATHS.has(req.getPath())) return next();
+    const match = /^Bearer ([^\s]+)$/.exec(req.headers.authorization ?? '');
+    const given = createHash('sha256')
+      .update(match?.[1] ?? '')
+      .digest();
+    if (match && timingSafeEqual(given, expected)) return next();
+    next(new UnauthorizedError());
+  };
+}

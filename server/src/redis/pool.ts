@@ -1,0 +1,73 @@
+import type { Redis } from 'ioredis';
+import { ServiceUnavailableError } from '../errors.ts';
+
+/**
+ * A small pool of dedicated connections for WATCH/MULTI/EXEC. WATCH is per connection, so a
+ * transaction must never share the auto-pipelined connection that serves everything else.
+ */
+export class ConnectionPool {
+  private readonly idle: Redis[] = [];
+  private readonly waiters: Array<{ resolve: (conn: Redis) => void; reject: (err: unknown) => void }> = [];
+  private size = 0;
+  private closed = false;
+
+  constructor(
+    private readonly open: () => Redis,
+    private readonly maxSize = 8,
+  ) {}
+
+  async withConnection<T>(work: (conn: Redis) => Promise<T>): Promise<T> {
+    const conn = await this.acquire();
+    try {
+      const result = await work(conn);
+      this.release(conn);
+      return result;
+    } catch (err) {
+      // The connection may hold a WATCH or a half-sent transaction: never hand it out again.
+      this.discard(conn);
+      throw err;
+    }
+  }
+
+  private async acquire(): Promise<Redis> {
+    if (this.closed) throw new ServiceUnavailableError('the server is shutting down');
+    const ready = this.idle.find((conn) => conn.status === 'ready');
+    if (ready) {
+      this.idle.splice(this.idle.indexOf(ready), 1);
+      return ready;
+    }
+    if (this.size < this.maxSize) {
+      this.size++;
+      const conn = this.open();
+      try {
+        await conn.connect();
+        return conn;
+      } catch {
+        this.size--;
+        conn.disconnect();
+        throw new ServiceUnavailableError();
+      }
+    }
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  private release(conn: Redis): void {
+    const next = this.waiters.shift();
+    if (next) next.resolve(conn);
+    else this.idle.push(conn);
+  }
+
+  private discard(conn: Redis): void {
+    conn.disconnect();
+    this.size--;
+    // A waiter was counting on this connection: open a fresh one for it.
+    const next = this.waiters.shift();
+    if (next) this.acquire().then(next.resolve, next.reject);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new ServiceUnavailableError('the server is shutting down'));
+    await Promise.all(this.idle.splice(0).map((conn) => conn.quit().catch(() => conn.disconnect())));
+  }
+}

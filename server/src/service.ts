@@ -1,0 +1,74 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { createApp } from './app.ts';
+import type { Config } from './config.ts';
+import { createRedisClient, type RedisTarget, waitUntilReady } from './redis/connect.ts';
+import { type EmbeddedRedis, startEmbeddedRedis } from './redis/embedded.ts';
+import { ConnectionPool } from './redis/pool.ts';
+import { UserStore } from './users/store.ts';
+
+export interface RunningService {
+  /** Base URL, e.g. http://127.0.0.1:8080 */
+  url: string;
+  port: number;
+  embeddedRedis: EmbeddedRedis | undefined;
+  /** Stops accepting, lets in-flight requests finish, closes Redis, stops the embedded Redis. */
+  close(): Promise<void>;
+}
+
+const DRAIN_TIMEOUT_MS = 8_000;
+
+/** The composition root: builds Redis, stores and the app from the config, and starts listening. */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const embeddedRedis = config.redisUrl
+    ? undefined
+    : await startEmbeddedRedis({ bin: config.redisServerBin, dir: path.join(config.dataDir, 'redis'), logger });
+  const target: RedisTarget = config.redisUrl ? { url: config.redisUrl } : { path: embeddedRedis!.socketPath };
+
+  const redis = createRedisClient(target, { enableAutoPipelining: true, lazyConnect: false });
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  try {
+    await waitUntilReady(redis, 5_000);
+  } catch {
+    logger.warn('Redis is not reachable yet; answering 503 until it is');
+  }
+  const transactions = new ConnectionPool(() => {
+    const conn = createRedisClient(target);
+    conn.on('error', () => {}); // reported through the request that used it
+    return conn;
+  });
+
+  const users = new UserStore(redis, transactions);
+  const app = createApp({ logger, redis, users, apiToken: config.apiToken });
+
+  await new Promise<void>((resolve, reject) => {
+    app.server.once('error', reject);
+    app.listen(config.port, config.host, () => resolve());
+  });
+  // Slow clients cannot hold a socket: bounded time for headers and for the whole request.
+  app.server.headersTimeout = 10_000;
+  app.server.requestTimeout = 30_000;
+  app.server.keepAliveTimeout = 5_000;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ url, redis: config.redisUrl ? 'external' : 'embedded' }, 'user service listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      const drained = new Promise<void>((resolve) => app.server.close(() => resolve()));
+      app.server.closeIdleConnections();
+      const timer = setTimeout(() => app.server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+      await drained;
+      clearTimeout(timer);
+      await transactions.close();
+      await redis.quit().catch(() => redis.disconnect());
+      await embeddedRedis?.stop();
+      logger.info('user service stopped');
+    })();
+    return closing;
+  };
+
+  return { url, port, embeddedRedis, close };
+}

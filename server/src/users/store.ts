@@ -1,0 +1,134 @@
+import type { Redis } from 'ioredis';
+import { ServiceUnavailableError } from '../errors.ts';
+import type { ConnectionPool } from '../redis/pool.ts';
+import { DEFAULT_USER, type User } from './model.ts';
+
+/**
+ * All Redis commands for users. Keys share the `{usersvc}` hash tag so transactions stay valid on
+ * Redis Cluster:
+ * - `{usersvc}:users`        hash: canonical decimal id → JSON `{"name","profession"}`
+ * - `{usersvc}:initialised`  marker: the collection exists (the default user was created once)
+ * - `{usersvc}:guard:<id>`   touched by every update and delete of <id>; updates WATCH it, so an
+ *                            update racing a delete of the same user retries instead of resurrecting it,
+ *                            while writes to other users never conflict. Expires after a minute.
+ */
+export const USER_KEYS = {
+  users: '{usersvc}:users',
+  initialised: '{usersvc}:initialised',
+  guard: (id: number) => `{usersvc}:guard:${id}`,
+};
+
+const GUARD_TTL_MS = 60_000;
+const UPDATE_ATTEMPTS = 20;
+
+/** Creates the collection with its default user, atomically with the marker, only if it never existed. */
+const INITIALISE_SCRIPT = `
+if redis.call('SET', KEYS[1], '1', 'NX') then
+  redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
+end
+return 1`;
+
+interface StoredUser {
+  name: string;
+  profession: string;
+}
+
+function encode(user: User): string {
+  const stored: StoredUser = { name: user.name, profession: user.profession };
+  return JSON.stringify(stored);
+}
+
+function decode(id: string, value: string): User {
+  const stored = JSON.parse(value) as StoredUser;
+  return { id: Number(id), name: stored.name, profession: stored.profession };
+}
+
+export class UserStore {
+  /** Set once this process has seen the collection exist; reset on reconnect (Redis may be new). */
+  private initialised = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly transactions: ConnectionPool,
+  ) {
+    redis.on('ready', () => {
+      this.initialised = false;
+    });
+  }
+
+  /** All users, ascending by id. */
+  async listUsers(): Promise<User[]> {
+    await this.ensureInitialised();
+    const all = await this.redis.hgetall(USER_KEYS.users);
+    return Object.entries(all)
+      .map(([id, value]) => decode(id, value))
+      .sort((a, b) => a.id - b.id);
+  }
+
+  async getUser(id: number): Promise<User | undefined> {
+    await this.ensureInitialised();
+    const value = await this.redis.hget(USER_KEYS.users, String(id));
+    return value === null ? undefined : decode(String(id), value);
+  }
+
+  /** Adds the user unless one with its id exists; HSETNX makes concurrent creates of one id yield one winner. */
+  async createUser(user: User): Promise<boolean> {
+    await this.ensureInitialised();
+    return (await this.redis.hsetnx(USER_KEYS.users, String(user.id), encode(user))) === 1;
+  }
+
+  /** Replaces the user wholesale if it exists (check-and-replace under WATCH, retried on conflict). */
+  async updateUser(user: User): Promise<boolean> {
+    await this.ensureInitialised();
+    const id = String(user.id);
+    const guard = USER_KEYS.guard(user.id);
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      const outcome = await this.transactions.withConnection(async (conn) => {
+        await conn.watch(guard);
+        if (!(await conn.hexists(USER_KEYS.users, id))) {
+          await conn.unwatch();
+          return 'missing' as const;
+        }
+        const result = await conn
+          .multi()
+          .hset(USER_KEYS.users, id, encode(user))
+          .incr(guard)
+          .pexpire(guard, GUARD_TTL_MS)
+          .exec();
+        return result === null ? ('conflict' as const) : ('replaced' as const);
+      });
+      if (outcome !== 'conflict') return outcome === 'replaced';
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));
+    }
+    throw new ServiceUnavailableError('the user is being changed concurrently; try again');
+  }
+
+  /** Removes the user if it exists; touching the guard in the same transaction aborts racing updates. */
+  async deleteUser(id: number): Promise<boolean> {
+    await this.ensureInitialised();
+    const guard = USER_KEYS.guard(id);
+    const result = await this.redis
+      .multi()
+      .hdel(USER_KEYS.users, String(id))
+      .incr(guard)
+      .pexpire(guard, GUARD_TTL_MS)
+      .exec();
+    if (!result) throw new ServiceUnavailableError();
+    const [hdelError, removed] = result[0] ?? [];
+    if (hdelError) throw hdelError;
+    return removed === 1;
+  }
+
+  private async ensureInitialised(): Promise<void> {
+    if (this.initialised) return;
+    await this.redis.eval(
+      INITIALISE_SCRIPT,
+      2,
+      USER_KEYS.initialised,
+      USER_KEYS.users,
+      String(DEFAULT_USER.id),
+      encode(DEFAULT_USER),
+    );
+    this.initialised = true;
+  }
+}
