@@ -1,0 +1,59 @@
+# The two commands of the README: `make run` and `make test`. Everything else is a part of those.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := run
+
+# A node >= 22 first on PATH: the machine's, or Node 24 installed into .tools/node (see scripts/ensure-node.sh).
+NODE_BIN := $(shell scripts/ensure-node.sh)
+ifeq ($(NODE_BIN),)
+$(error could not find or install Node.js >= 22)
+endif
+export PATH := $(NODE_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
+export npm_config_update_notifier := false
+
+COUNTS := reports/counts
+
+.PHONY: install build run dev test test-server typecheck lint conformance conformance-selftest test-reliability bench clean
+
+node_modules/.install-stamp: package.json package-lock.json
+	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
+	npm install --no-audit --no-fund --loglevel=error
+	touch $@
+
+install: node_modules/.install-stamp
+
+dist/.build-stamp: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find server/src -name '*.ts')
+	tsc -p tsconfig.build.json
+	touch $@
+
+build: dist/.build-stamp
+
+## Runs the service on http://$${HOST:-127.0.0.1}:$${PORT:-8080}/ (embedded Redis unless REDIS_URL is set).
+run: build
+	exec node dist/server/src/main.js
+
+## Runs from the TypeScript sources (no build step).
+dev: install
+	exec tsx server/src/main.ts
+
+typecheck: install
+	tsc -p tsconfig.json --noEmit
+
+lint: install
+	biome check .
+
+## The server's own unit and integration tests (mocha, real Redis on a free port).
+test-server: install
+	MOCHA_SUITE_NAME=server mocha
+
+## Every test: type check, the server's tests, the conformance self-test and the conformance suite.
+test: install
+	rm -rf $(COUNTS)
+	status=0; \
+	$(MAKE) --no-print-directory typecheck || status=1; \
+	$(MAKE) --no-print-directory test-server || status=1; \
+	node scripts/tally.mjs server || status=1; \
+	exit $$status
+
+clean:
+	rm -rf dist reports test-results playwright-report node_modules/.install-stamp

@@ -1,0 +1,177 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * A real Redis for tests: in a container where a container runtime answers (testcontainers),
+ * otherwise a local `redis-server` on a free loopback port in a temporary folder. Never the shared
+ * instance on 6379, never a fake.
+ */
+export interface TestRedis {
+  url: string;
+  host: string;
+  port: number;
+  /** How it runs: 'container' or 'local'. */
+  kind: 'container' | 'local';
+  /** PID of the local redis-server (undefined in a container). */
+  readonly pid: number | undefined;
+  /** Stops Redis but keeps its data, so `start()` brings the same data back on the same port. */
+  stopTemporarily(signal?: NodeJS.Signals): Promise<void>;
+  start(): Promise<void>;
+  /** Stops Redis and removes its data. */
+  stop(): Promise<void>;
+}
+
+export interface TestRedisOptions {
+  /** Append-only file with fsync on every write (default true: tests of durability need it). */
+  appendOnly?: boolean;
+  password?: string;
+}
+
+let runtimeAvailable: Promise<boolean> | undefined;
+
+/** Asks testcontainers once per process whether a container runtime answers. */
+export function containerRuntimeAvailable(): Promise<boolean> {
+  if (process.env.TEST_REDIS === 'local') return Promise.resolve(false);
+  runtimeAvailable ??= (async () => {
+    try {
+      const { getContainerRuntimeClient } = await import('testcontainers');
+      await getContainerRuntimeClient();
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  return runtimeAvailable;
+}
+
+export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
+  return (await containerRuntimeAvailable()) ? startContainerRedis(options) : startLocalRedis(options);
+}
+
+async function startContainerRedis(options: TestRedisOptions): Promise<TestRedis> {
+  const { RedisContainer } = await import('@testcontainers/redis');
+  let container = new RedisContainer('redis:7-alpine');
+  if (options.password) container = container.withPassword(options.password);
+  if (options.appendOnly ?? true) container = container.withCommand(['redis-server', '--appendonly', 'yes', '--appendfsync', 'always']);
+  let started = await container.start();
+  const host = started.getHost();
+  const port = started.getPort();
+  return {
+    url: started.getConnectionUrl(),
+    host,
+    port,
+    kind: 'container',
+    pid: undefined,
+    async stopTemporarily() {
+      await started.stop({ remove: false });
+    },
+    async start() {
+      started = await container.start();
+    },
+    async stop() {
+      await started.stop();
+    },
+  };
+}
+
+/** A port that was free a moment ago (Redis cannot pick its own TCP port). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export async function startLocalRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-test-redis-'));
+  const bin = process.env.REDIS_SERVER_BIN || 'redis-server';
+  let port = 0;
+  let child: ChildProcess | undefined;
+
+  const launch = async (): Promise<void> => {
+    for (let attempt = 0; ; attempt++) {
+      port ||= await freePort();
+      const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no'];
+      args.push('--appendonly', options.appendOnly === false ? 'no' : 'yes', '--appendfsync', 'always');
+      if (options.password) args.push('--requirepass', options.password);
+      const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      proc.stdout?.on('data', (chunk) => {
+        output += chunk;
+      });
+      const ready = await Promise.race([
+        waitForOutput(proc, () => output, 'Ready to accept connections'),
+        once(proc, 'error').then(([err]) => {
+          throw new Error(`could not start ${bin}: ${(err as Error).message}. Install redis-server or set REDIS_SERVER_BIN.`);
+        }),
+      ]);
+      if (ready) {
+        child = proc;
+        return;
+      }
+      if (attempt >= 5 || !/Address already in use/.test(output)) {
+        throw new Error(`redis-server did not start on port ${port}:\n${output}`);
+      }
+      port = 0; // somebody took the port: pick another
+    }
+  };
+
+  await launch();
+  const url = options.password ? `redis://:${options.password}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`;
+  const kill = async (signal: NodeJS.Signals) => {
+    const proc = child;
+    child = undefined;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = once(proc, 'exit');
+    proc.kill(signal);
+    await exited;
+  };
+  return {
+    url,
+    host: '127.0.0.1',
+    get port() {
+      return port;
+    },
+    kind: 'local',
+    get pid() {
+      return child?.pid;
+    },
+    stopTemporarily: (signal = 'SIGTERM') => kill(signal),
+    start: launch,
+    async stop() {
+      await kill('SIGTERM');
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resolves true once `marker` appears in the output, false if the process exits first. */
+function waitForOutput(proc: ChildProcess, output: () => string, marker: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (output().includes(marker)) {
+        cleanup();
+        resolve(true);
+      }
+    };
+    const onExit = () => {
+      cleanup();
+      resolve(false);
+    };
+    const cleanup = () => {
+      proc.stdout?.off('data', check);
+      proc.off('exit', onExit);
+    };
+    proc.stdout?.on('data', check);
+    proc.on('exit', onExit);
+    check();
+  });
+}

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { type RunningService, startService } from '../../src/service.ts';
+import { startTestRedis, type TestRedis } from './redis.ts';
+
+export interface TestService {
+  url: string;
+  redis: TestRedis;
+  service: RunningService;
+  /** Restarts the HTTP server (same Redis). */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builds the real service on its own real Redis, listening on a free port. */
+export async function startTestService(overrides: Partial<Config> = {}, redis?: TestRedis): Promise<TestService> {
+  const ownRedis = redis ?? (await startTestRedis());
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-test-data-'));
+  const config: Config = {
+    ...loadConfig({}),
+    host: '127.0.0.1',
+    port: 0,
+    redisUrl: ownRedis.url,
+    dataDir,
+    logLevel: process.env.TEST_LOG_LEVEL || 'silent',
+    ...overrides,
+  };
+  const logger = pino({ level: config.logLevel });
+  let service = await startService(config, logger);
+  const handle: TestService = {
+    url: service.url,
+    redis: ownRedis,
+    service,
+    async restart() {
+      await service.close();
+      service = await startService({ ...config, port: service.port }, logger);
+      handle.service = service;
+    },
+    async close() {
+      await service.close();
+      if (!redis) await ownRedis.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return handle;
+}
