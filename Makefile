@@ -55,5 +55,13 @@ test: install
 	node scripts/tally.mjs server || status=1; \
 	exit $$status
 
+## --- JSON resources (issue 3): tests live in server/test/apps and run with test-server. ---
+
+## --- Conformance suite (issue 4): targets `conformance` and `conformance-selftest` go here. ---
+
+## --- Reliability (issue 5): target `test-reliability` goes here. ---
+
+## --- Benchmark (issue 6): target `bench` goes here. ---
+
 clean:
 	rm -rf dist reports test-results playwright-report node_modules/.install-stamp
