@@ -1,0 +1,29 @@
+/** Small helpers for talking to the users API over a real socket. */
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+export function formBody(fields: Record<string, string | number>): string {
+  return new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+export async function call(url: string, init: RequestInit = {}): Promise<Answer> {
+  const res = await fetch(url, init);
+  return { status: res.status, headers: res.headers, body: await res.text() };
+}
+
+export function sendForm(url: string, method: 'PUT' | 'POST', fields: Record<string, string | number> | string) {
+  const body = typeof fields === 'string' ? fields : formBody(fields);
+  return call(url, { method, headers: { 'Content-Type': FORM_TYPE }, body });
+}
+
+export const SUCCESS = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><result>success</result>';
+export const FAILURE = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><result>failure</result>';
+
+export function userXml(id: number, name: string, profession: string): string {
+  return `<user><id>${id}</id><name>${name}</name><profession>${profession}</profession></user>`;
+}
