@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Request, Response } from 'restify';
-import { HttpError, MethodNotAllowedError, PayloadTooLargeError } from '../errors.ts';
+import { HttpError, InvalidParamsError, MethodNotAllowedError, PayloadTooLargeError } from '../errors.ts';
 import { isRedisUnavailable } from '../redis/connect.ts';
 import { sendJson, sendXml } from './send.ts';
 import { renderXmlError } from './xml.ts';
@@ -51,6 +51,9 @@ export function sendError(req: Request, res: Response, err: unknown, logger: Log
   // The rest of an oversized body is not read: close the connection rather than parse it as a request.
   if (err instanceof PayloadTooLargeError) headers.Connection = 'close';
   if (status === 503) headers['Retry-After'] = '1';
-  if (errorFormatFor(req.getPath()) === 'json') sendJson(res, status, { id: code, message }, headers);
-  else sendXml(res, status, renderXmlError(code, message), headers);
+  if (errorFormatFor(req.getPath()) === 'json') {
+    // A 422 also names the offending field, for clients that highlight it.
+    const body = err instanceof InvalidParamsError ? { id: code, message, field: err.field } : { id: code, message };
+    sendJson(res, status, body, headers);
+  } else sendXml(res, status, renderXmlError(code, message), headers);
 }
