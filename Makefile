@@ -63,5 +63,9 @@ test: install
 
 ## --- Benchmark (issue 6): target `bench` goes here. ---
 
+## Server vs framework-free baseline (bench/), A/B alternated; writes reports/bench/latest.{json,md}. Not part of `make test`.
+bench: build
+	tsx bench/run.ts
+
 clean:
 	rm -rf dist reports test-results playwright-report node_modules/.install-stamp

@@ -1,0 +1,163 @@
+/**
+ * Processes the benchmark starts and owns: redis-servers in temporary folders (TCP on a free loopback
+ * port or a unix socket, never the shared 6379) and Node servers. Every one is stopped by its pid.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const children = new Set<ChildProcess>();
+
+/** Kills every child this process started (by pid), e.g. on Ctrl-C or a watchdog. */
+export function killAllChildren(): void {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export type Fsync = 'off' | 'everysec' | 'always';
+
+export interface BenchRedis {
+  /** redis://127.0.0.1:port or the unix socket path (ioredis accepts both as a URL). */
+  url: string;
+  host: string;
+  port: number;
+  socketPath: string | undefined;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** A fresh redis-server in its own temporary folder. `fsync: 'off'` = no append-only file. */
+export async function startRedis(options: { fsync: Fsync; unixSocket?: boolean }): Promise<BenchRedis> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-bench-redis-'));
+  const socketPath = options.unixSocket ? path.join(dir, 'redis.sock') : undefined;
+  for (let attempt = 0; ; attempt++) {
+    const port = socketPath ? 0 : await freePort();
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--daemonize',
+      'no',
+    ];
+    if (socketPath) args.push('--unixsocket', socketPath, '--unixsocketperm', '700');
+    if (options.fsync === 'off') args.push('--appendonly', 'no');
+    else args.push('--appendonly', 'yes', '--appendfsync', options.fsync);
+    const proc = spawn(process.env.REDIS_SERVER_BIN || 'redis-server', args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(proc);
+    let output = '';
+    proc.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    const ready = await waitFor(() => /ready to accept connections/i.test(output), proc, 10_000);
+    if (ready) {
+      return {
+        url: socketPath ?? `redis://127.0.0.1:${port}`,
+        host: '127.0.0.1',
+        port,
+        socketPath,
+        pid: proc.pid as number,
+        async stop() {
+          await stopChild(proc);
+          fs.rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    }
+    proc.kill('SIGKILL');
+    if (attempt >= 4 || !/Address already in use/.test(output))
+      throw new Error(`redis-server did not start:\n${output}`);
+  }
+}
+
+export interface NodeServer {
+  name: string;
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `node [flags] script` with env and waits until it answers HTTP on `port`. */
+export async function startNode(
+  name: string,
+  script: string,
+  port: number,
+  env: Record<string, string>,
+  nodeFlags: string[] = [],
+): Promise<NodeServer> {
+  const proc = spawn(process.execPath, [...nodeFlags, script], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(proc);
+  let stderr = '';
+  proc.stderr?.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}:\n${stderr}`);
+    try {
+      await fetch(`${url}/bench-probe`, { signal: AbortSignal.timeout(1000) });
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${name} did not answer on ${url}:\n${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return { name, url, pid: proc.pid as number, stop: () => stopChild(proc) };
+}
+
+/** Resident set size of a process in MiB (Linux /proc; NaN elsewhere). */
+export function rssMiB(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /VmRSS:\s+(\d+) kB/.exec(status);
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function stopChild(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = once(proc, 'exit');
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+  children.delete(proc);
+}
+
+function waitFor(condition: () => boolean, proc: ChildProcess, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const tick = () => {
+      if (condition()) return resolve(true);
+      if (proc.exitCode !== null || Date.now() - started > timeoutMs) return resolve(false);
+      setTimeout(tick, 20);
+    };
+    tick();
+  });
+}

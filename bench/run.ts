@@ -1,0 +1,669 @@
+/**
+ * `make bench`: the reference server (A) against the framework-free baseline (B, bench/baseline.ts),
+ * each on its own fresh Redis with the same seeded data, scenario by scenario, alternating A/B/A/B.
+ * Prints a table and writes reports/bench/latest.json + latest.md. It prints figures; it never
+ * asserts timings (the machines are shared and noisy).
+ *
+ * Env: BENCH_DURATION (s per run, default 5), BENCH_ROUNDS (2), BENCH_CONNECTIONS (32),
+ * BENCH_WARMUP (s, 1), BENCH_ONLY (comma-separated scenario ids), BENCH_SKIP_EXTRAS=1 (no fsync /
+ * redis-benchmark figures), BENCH_PROFILE=1 (both servers run with --cpu-prof into reports/bench/profiles),
+ * BENCH_LOG_LEVEL (the server's LOG_LEVEL, default info: as it ships).
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import {
+  type BenchRedis,
+  freePort,
+  killAllChildren,
+  type NodeServer,
+  rssMiB,
+  startNode,
+  startRedis,
+} from './procs.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT_DIR = path.join(ROOT, 'reports', 'bench');
+const SERVER_SCRIPT = path.join(ROOT, 'dist', 'server', 'src', 'main.js');
+const BASELINE_SCRIPT = path.join(ROOT, 'bench', 'baseline.ts');
+
+const num = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const DURATION = num('BENCH_DURATION', 5);
+const ROUNDS = num('BENCH_ROUNDS', 2);
+const CONNECTIONS = num('BENCH_CONNECTIONS', 32);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'info';
+const WATCHDOG_MS = 20 * 60_000;
+
+// ---------------------------------------------------------------- data
+
+const USERS = '{usersvc}:users';
+const INITIALISED = '{usersvc}:initialised';
+
+/** The stored value of seeded user i: a few carry characters that must be escaped in XML. */
+function storedUser(i: number): string {
+  const name = i % 100 === 7 ? `Ann & <Bob> ${i}` : `user-${i}`;
+  return JSON.stringify({ name, profession: `profession ${i % 37}` });
+}
+
+/** Empties the Redis and stores users `from`..`to` plus the initialised marker (as the server would). */
+async function seedUsers(redis: Redis, count: number, from = 1): Promise<void> {
+  await redis.flushall();
+  await redis.set(INITIALISED, '1');
+  const CHUNK = 2000;
+  const pipeline = redis.pipeline();
+  for (let start = from; start < from + count; start += CHUNK) {
+    const args: string[] = [];
+    for (let i = start; i < Math.min(start + CHUNK, from + count); i++) args.push(String(i), storedUser(i));
+    pipeline.hset(USERS, ...args);
+  }
+  await pipeline.exec();
+}
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const form = (id: number, name: string, profession: string) =>
+  `id=${id}&name=${encodeURIComponent(name)}&profession=${encodeURIComponent(profession)}`;
+
+// ---------------------------------------------------------------- scenarios
+
+interface Scenario {
+  id: string;
+  title: string;
+  /** Users seeded before each run (ids 1..n). */
+  seed: number;
+  /** Requests for one run; called afresh per run so counters restart. */
+  requests(): autocannon.Request[];
+  /** Only run when the server answers this probe with a status below 404 (resources still being built). */
+  needs?: string;
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    id: 'get-by-id',
+    title: 'GET /UserService/users/{id}',
+    seed: 1000,
+    requests() {
+      let n = 0;
+      return [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({ ...req, path: `/UserService/users/${1 + (n++ % 1000)}` }),
+        },
+      ];
+    },
+  },
+  ...[1, 1000, 10_000].map(
+    (size): Scenario => ({
+      id: `list-${size}`,
+      title: `GET /UserService/users (${size.toLocaleString('en')} users)`,
+      seed: size,
+      requests: () => [{ method: 'GET', path: '/UserService/users' }],
+    }),
+  ),
+  {
+    id: 'head-list',
+    title: 'HEAD /UserService/users (1,000 users)',
+    seed: 1000,
+    requests: () => [{ method: 'HEAD', path: '/UserService/users' }],
+  },
+  {
+    id: 'put-create',
+    title: 'PUT /UserService/users (new ids)',
+    seed: 1000,
+    requests() {
+      let n = 1_000_000;
+      return [
+        {
+          method: 'PUT',
+          path: '/UserService/users',
+          headers: FORM,
+          setupRequest: (req) => ({ ...req, body: form(n++, 'New Person', 'Engineer') }),
+        },
+      ];
+    },
+  },
+  {
+    id: 'post-update',
+    title: 'POST /UserService/users (existing ids)',
+    seed: 1000,
+    requests() {
+      let n = 0;
+      return [
+        {
+          method: 'POST',
+          path: '/UserService/users',
+          headers: FORM,
+          setupRequest: (req) => ({ ...req, body: form(1 + (n++ % 1000), `Renamed ${n}`, 'Clerk') }),
+        },
+      ];
+    },
+  },
+  {
+    id: 'delete',
+    title: 'DELETE /UserService/users/{id} (existing ids)',
+    seed: 200_000,
+    requests() {
+      let n = 1;
+      return [{ method: 'DELETE', setupRequest: (req) => ({ ...req, path: `/UserService/users/${n++}` }) }];
+    },
+  },
+  {
+    id: 'mix',
+    title: 'mix: 80 % GET by id, 10 % POST, 5 % PUT, 5 % DELETE',
+    seed: 200_000,
+    requests() {
+      // Deterministic sequence: every target gets the same one. Reads and updates use ids 1..1000,
+      // deletes walk 1001.. (never read), creates use new ids from 10,000,000.
+      let n = 0;
+      let nextDelete = 1001;
+      let nextCreate = 10_000_000;
+      return [
+        {
+          setupRequest: (req) => {
+            const slot = n % 20;
+            const id = 1 + ((n * 7919) % 1000);
+            n++;
+            if (slot < 16)
+              return { ...req, method: 'GET', path: `/UserService/users/${id}`, body: undefined };
+            if (slot < 18) {
+              return {
+                ...req,
+                method: 'POST',
+                path: '/UserService/users',
+                headers: FORM,
+                body: form(id, `Mixed ${n}`, 'Clerk'),
+              };
+            }
+            if (slot === 18) {
+              return {
+                ...req,
+                method: 'PUT',
+                path: '/UserService/users',
+                headers: FORM,
+                body: form(nextCreate++, 'New', 'Cook'),
+              };
+            }
+            return { ...req, method: 'DELETE', path: `/UserService/users/${nextDelete++}`, body: undefined };
+          },
+        },
+      ];
+    },
+  },
+];
+
+// ---------------------------------------------------------------- running
+
+/**
+ * autocannon's HTTP parser (http-parser-js) cannot know that a HEAD answer has no body: it waits for
+ * Content-Length bytes that never come. While `skipBodies` is set (the HEAD scenario only), the
+ * headers-complete callback answers "skip the body", as Node's own parser does for HEAD.
+ */
+let skipBodies = false;
+{
+  const requireFromAutocannon = createRequire(createRequire(import.meta.url).resolve('autocannon'));
+  const { HTTPParser } = requireFromAutocannon('http-parser-js') as {
+    HTTPParser: { kOnHeadersComplete: number; prototype: Record<number, unknown> };
+  };
+  const key = HTTPParser.kOnHeadersComplete;
+  const handlers = new WeakMap<object, (...args: unknown[]) => unknown>();
+  Object.defineProperty(HTTPParser.prototype, key, {
+    configurable: true,
+    get(this: object) {
+      const handler = handlers.get(this);
+      return (...args: unknown[]) => {
+        handler?.apply(this, args);
+        return skipBodies ? 1 : undefined;
+      };
+    },
+    set(this: object, handler: (...args: unknown[]) => unknown) {
+      handlers.set(this, handler);
+    },
+  });
+}
+
+interface Target {
+  key: 'server' | 'baseline';
+  node: NodeServer;
+  redis: BenchRedis;
+  client: Redis;
+}
+
+interface RunFigures {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  requests: number;
+  rssMiB: number;
+}
+
+function cannon(url: string, requests: autocannon.Request[], seconds: number): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections: CONNECTIONS, duration: seconds, requests, timeout: 10 },
+      (err: Error | null, result: autocannon.Result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+async function runOnce(target: Target, scenario: Scenario, seconds: number): Promise<RunFigures> {
+  await seedUsers(target.client, scenario.seed);
+  skipBodies = scenario.id === 'head-list';
+  const result = await cannon(target.node.url, scenario.requests(), seconds).finally(() => {
+    skipBodies = false;
+  });
+  return {
+    reqPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    errors: result.errors + result.timeouts + result.non2xx,
+    requests: result.requests.total,
+    rssMiB: rssMiB(target.node.pid),
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+interface Summary {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  requests: number;
+  rssMiB: number;
+  rssByRound: number[];
+  runs: RunFigures[];
+}
+
+function summarise(runs: RunFigures[]): Summary {
+  return {
+    reqPerSec: median(runs.map((r) => r.reqPerSec)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    max: Math.max(...runs.map((r) => r.max)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    requests: runs.reduce((sum, r) => sum + r.requests, 0),
+    rssMiB: (runs.at(-1) as RunFigures).rssMiB,
+    rssByRound: runs.map((r) => Math.round(r.rssMiB)),
+    runs,
+  };
+}
+
+// ---------------------------------------------------------------- sanity: same bytes out
+
+interface Probe {
+  method: string;
+  path: string;
+  body?: string;
+}
+const PROBES: Probe[] = [
+  { method: 'GET', path: '/UserService/users' },
+  { method: 'HEAD', path: '/UserService/users' },
+  { method: 'GET', path: '/UserService/users/7' },
+  { method: 'GET', path: '/UserService/users/1' },
+  { method: 'GET', path: '/UserService/users/999' },
+  { method: 'PUT', path: '/UserService/users', body: form(50, 'Zoë & <Co>\r', 'Chef "1"') },
+  { method: 'PUT', path: '/UserService/users', body: form(50, 'again', 'again') },
+  { method: 'GET', path: '/UserService/users/50' },
+  { method: 'POST', path: '/UserService/users', body: form(3, 'Renamed', 'Clerk') },
+  { method: 'POST', path: '/UserService/users', body: form(404, 'Nobody', 'None') },
+  { method: 'DELETE', path: '/UserService/users/2' },
+  { method: 'DELETE', path: '/UserService/users/2' },
+  { method: 'GET', path: '/UserService/users' },
+];
+
+async function probeAll(target: Target): Promise<string[]> {
+  await seedUsers(target.client, 10);
+  const out: string[] = [];
+  for (const probe of PROBES) {
+    const res = await fetch(target.node.url + probe.path, {
+      method: probe.method,
+      headers: { 'Request-Id': 'bench-sanity', ...(probe.body ? FORM : {}) },
+      body: probe.body,
+      signal: AbortSignal.timeout(5000),
+    });
+    const headers = ['content-type', 'content-length', 'request-id', 'x-content-type-options']
+      .map((name) => `${name}: ${res.headers.get(name)}`)
+      .join('\n');
+    out.push(`${probe.method} ${probe.path} -> ${res.status}\n${headers}\n\n${await res.text()}`);
+  }
+  return out;
+}
+
+async function sanity(
+  a: Target,
+  b: Target,
+): Promise<{ identical: number; total: number; differences: string[] }> {
+  const [left, right] = [await probeAll(a), await probeAll(b)];
+  const differences: string[] = [];
+  left.forEach((text, i) => {
+    if (text !== right[i]) differences.push(`--- server\n${text}\n--- baseline\n${right[i]}`);
+  });
+  return { identical: left.length - differences.length, total: left.length, differences };
+}
+
+// ---------------------------------------------------------------- extras
+
+async function fsyncFigure(): Promise<Record<string, Summary>> {
+  // The server as it ships (embedded redis-server, appendfsync always, unix socket) against the same
+  // server on a redis-server with the same settings but appendfsync everysec.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-bench-data-'));
+  const everysecRedis = await startRedis({ fsync: 'everysec', unixSocket: true });
+  const always = await startNode('server (embedded, always)', SERVER_SCRIPT, await freePort(), {
+    DATA_DIR: dataDir,
+    LOG_LEVEL,
+  });
+  const everysec = await startNode('server (everysec)', SERVER_SCRIPT, await freePort(), {
+    REDIS_URL: everysecRedis.url,
+    LOG_LEVEL,
+  });
+  const scenario = SCENARIOS.find((s) => s.id === 'put-create') as Scenario;
+  const results: Record<string, RunFigures[]> = { always: [], everysec: [] };
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [key, node] of [
+        ['always', always],
+        ['everysec', everysec],
+      ] as const) {
+        const result = await cannon(
+          node.url,
+          scenario.requests().map((r) => withIdOffset(r, round)),
+          DURATION,
+        );
+        results[key]?.push({
+          reqPerSec: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          max: result.latency.max,
+          errors: result.errors + result.timeouts + result.non2xx,
+          requests: result.requests.total,
+          rssMiB: rssMiB(node.pid),
+        });
+      }
+    }
+  } finally {
+    await always.stop();
+    await everysec.stop();
+    await everysecRedis.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return { always: summarise(results.always ?? []), everysec: summarise(results.everysec ?? []) };
+}
+
+/** The fsync runs do not reseed: shift the created ids per round so they stay new. */
+function withIdOffset(request: autocannon.Request, round: number): autocannon.Request {
+  const setup = request.setupRequest;
+  if (typeof setup !== 'function') return request;
+  return {
+    ...request,
+    setupRequest: (req, context) => {
+      const out = setup(req, context);
+      return {
+        ...out,
+        body: String(out.body).replace(/^id=(\d+)/, (_m, id) => `id=${Number(id) + round * 10_000_000}`),
+      };
+    },
+  };
+}
+
+interface RedisBenchmarkLine {
+  test: string;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+async function redisBenchmark(): Promise<RedisBenchmarkLine[]> {
+  const redis = await startRedis({ fsync: 'off' });
+  const lines: RedisBenchmarkLine[] = [];
+  const run = (label: string, pipeline: number, command: string[]) =>
+    new Promise<void>((resolve) => {
+      const args = ['-h', '127.0.0.1', '-p', String(redis.port), '-c', String(CONNECTIONS), '-n', '200000'];
+      args.push('-P', String(pipeline), '-r', '100000', '--csv', ...command);
+      execFile('redis-benchmark', args, { timeout: 30_000 }, (err, stdout) => {
+        const row = stdout
+          .trim()
+          .split('\n')
+          .find((line) => !line.startsWith('"test"'));
+        if (err || !row) {
+          lines.push({
+            test: `${label} (failed: ${err?.message ?? 'no output'})`,
+            rps: Number.NaN,
+            p50Ms: Number.NaN,
+            p99Ms: Number.NaN,
+          });
+        } else {
+          const cells = row.split(',').map((cell) => cell.replace(/"/g, ''));
+          lines.push({
+            test: label,
+            rps: Number(cells[1]),
+            p50Ms: Number(cells[4]),
+            p99Ms: Number(cells[6]),
+          });
+        }
+        resolve();
+      });
+    });
+  try {
+    await run('HSET', 1, ['HSET', 'bench:h', '__rand_int__', '{"name":"user","profession":"x"}']);
+    await run('HGET', 1, ['HGET', 'bench:h', '__rand_int__']);
+    await run('HSET pipelined x16', 16, [
+      'HSET',
+      'bench:h',
+      '__rand_int__',
+      '{"name":"user","profession":"x"}',
+    ]);
+    await run('HGET pipelined x16', 16, ['HGET', 'bench:h', '__rand_int__']);
+  } finally {
+    await redis.stop();
+  }
+  return lines;
+}
+
+// ---------------------------------------------------------------- report
+
+const fmt = (value: number, digits = 0) =>
+  Number.isFinite(value)
+    ? value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : '–';
+
+function tableRows(rows: Array<{ scenario: Scenario; server: Summary; baseline: Summary }>): string[] {
+  const header =
+    '| scenario | server req/s | baseline req/s | ratio | server p50 / p99 / max ms | baseline p50 / p99 / max ms | errors (s / b) | RSS MiB (s / b) |';
+  const lines = [header, '|---|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const { scenario, server, baseline } of rows) {
+    lines.push(
+      `| ${scenario.title} | ${fmt(server.reqPerSec)} | ${fmt(baseline.reqPerSec)} | ${fmt(server.reqPerSec / baseline.reqPerSec, 2)} | ` +
+        `${fmt(server.p50)} / ${fmt(server.p99)} / ${fmt(server.max)} | ${fmt(baseline.p50)} / ${fmt(baseline.p99)} / ${fmt(baseline.max)} | ` +
+        `${server.errors} / ${baseline.errors} | ${server.rssByRound.join('→')} / ${baseline.rssByRound.join('→')} |`,
+    );
+  }
+  return lines;
+}
+
+async function redisVersion(): Promise<string> {
+  return new Promise((resolve) =>
+    execFile('redis-server', ['--version'], (_err, stdout) =>
+      resolve(/v=(\S+)/.exec(stdout)?.[1] ?? 'unknown'),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(SERVER_SCRIPT)) throw new Error(`${SERVER_SCRIPT} is missing: run \`make build\` first`);
+  const started = Date.now();
+  const profileDir = path.join(OUT_DIR, 'profiles');
+  const flags = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+
+  const redisA = await startRedis({ fsync: 'off' });
+  const redisB = await startRedis({ fsync: 'off' });
+  const targets: Target[] = [];
+  try {
+    const serverNode = await startNode(
+      'server',
+      SERVER_SCRIPT,
+      await freePort(),
+      { REDIS_URL: redisA.url, LOG_LEVEL },
+      flags,
+    );
+    const baselineNode = await startNode(
+      'baseline',
+      BASELINE_SCRIPT,
+      await freePort(),
+      { REDIS_URL: redisB.url },
+      flags,
+    );
+    targets.push(
+      { key: 'server', node: serverNode, redis: redisA, client: new Redis(redisA.url) },
+      { key: 'baseline', node: baselineNode, redis: redisB, client: new Redis(redisB.url) },
+    );
+    const [server, baseline] = targets as [Target, Target];
+
+    const same = await sanity(server, baseline);
+    console.log(`sanity: ${same.identical}/${same.total} responses byte-identical (status, headers, body)`);
+    for (const diff of same.differences) console.log(diff);
+
+    const scenarios = SCENARIOS.filter((s) => ONLY.length === 0 || ONLY.includes(s.id));
+    const rows: Array<{ scenario: Scenario; server: Summary; baseline: Summary }> = [];
+    for (const scenario of scenarios) {
+      if (WARMUP > 0) for (const target of targets) await runOnce(target, scenario, WARMUP);
+      const runs: Record<Target['key'], RunFigures[]> = { server: [], baseline: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const target of targets) runs[target.key].push(await runOnce(target, scenario, DURATION));
+      }
+      const row = { scenario, server: summarise(runs.server), baseline: summarise(runs.baseline) };
+      rows.push(row);
+      console.log(
+        `${scenario.id}: server ${fmt(row.server.reqPerSec)} req/s, baseline ${fmt(row.baseline.reqPerSec)} req/s, ` +
+          `ratio ${fmt(row.server.reqPerSec / row.baseline.reqPerSec, 2)}, errors ${row.server.errors}/${row.baseline.errors}`,
+      );
+    }
+    for (const target of targets) target.client.disconnect();
+    await serverNode.stop();
+    await baselineNode.stop();
+
+    const extras = process.env.BENCH_SKIP_EXTRAS === '1' || ONLY.length > 0;
+    const fsync = extras ? undefined : await fsyncFigure();
+    const ceiling = extras ? undefined : await redisBenchmark();
+
+    const machine = {
+      nproc: os.availableParallelism(),
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      redis: await redisVersion(),
+      platform: `${os.platform()} ${os.release()}`,
+    };
+    const settings = {
+      durationS: DURATION,
+      rounds: ROUNDS,
+      connections: CONNECTIONS,
+      warmupS: WARMUP,
+      logLevel: LOG_LEVEL,
+    };
+    const md: string[] = [
+      `# Benchmark: reference server vs framework-free baseline`,
+      '',
+      `Run ${new Date().toISOString()} on ${machine.nproc} cores (${machine.cpu}), Node ${machine.node}, Redis ${machine.redis}, ${machine.platform}.`,
+      `Each figure is the median of ${ROUNDS} runs of ${DURATION} s with ${CONNECTIONS} connections, alternating server/baseline; ` +
+        `both on their own fresh redis-server (no AOF) with the same seeded data; server LOG_LEVEL=${LOG_LEVEL}. ` +
+        `Ratio = server / baseline req/s. RSS is at the end of each run. Sanity: ${same.identical}/${same.total} responses byte-identical.`,
+      '',
+      ...tableRows(rows),
+    ];
+    if (fsync) {
+      md.push(
+        '',
+        '## PUT create: embedded Redis with appendfsync always vs everysec (server only)',
+        '',
+        '| appendfsync | req/s | p50 / p99 / max ms | errors |',
+        '|---|---:|---:|---:|',
+        `| always (as shipped) | ${fmt(fsync.always?.reqPerSec ?? Number.NaN)} | ${fmt(fsync.always?.p50 ?? Number.NaN)} / ${fmt(fsync.always?.p99 ?? Number.NaN)} / ${fmt(fsync.always?.max ?? Number.NaN)} | ${fsync.always?.errors} |`,
+        `| everysec | ${fmt(fsync.everysec?.reqPerSec ?? Number.NaN)} | ${fmt(fsync.everysec?.p50 ?? Number.NaN)} / ${fmt(fsync.everysec?.p99 ?? Number.NaN)} / ${fmt(fsync.everysec?.max ?? Number.NaN)} | ${fsync.everysec?.errors} |`,
+      );
+    }
+    if (ceiling) {
+      md.push(
+        '',
+        `## Ceiling: redis-benchmark on the same machine (${CONNECTIONS} connections, no AOF)`,
+        '',
+        '| command | req/s | p50 / p99 ms |',
+        '|---|---:|---:|',
+        ...ceiling.map(
+          (line) => `| ${line.test} | ${fmt(line.rps)} | ${fmt(line.p50Ms, 3)} / ${fmt(line.p99Ms, 3)} |`,
+        ),
+      );
+    }
+    md.push('', `Total bench time: ${Math.round((Date.now() - started) / 1000)} s.`);
+
+    fs.mkdirSync(OUT_DIR, { recursive: true });
+    const report = {
+      date: new Date().toISOString(),
+      machine,
+      settings,
+      sanity: same,
+      scenarios: rows.map(({ scenario, server, baseline }) => ({
+        id: scenario.id,
+        title: scenario.title,
+        ratio: server.reqPerSec / baseline.reqPerSec,
+        server,
+        baseline,
+      })),
+      fsync,
+      redisBenchmark: ceiling,
+    };
+    fs.writeFileSync(path.join(OUT_DIR, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    fs.writeFileSync(path.join(OUT_DIR, 'latest.md'), `${md.join('\n')}\n`);
+    console.log(`\n${md.join('\n')}\n\nwrote ${path.relative(ROOT, OUT_DIR)}/latest.json and latest.md`);
+  } finally {
+    for (const target of targets) target.client.disconnect();
+    await redisA.stop();
+    await redisB.stop();
+  }
+}
+
+const watchdog = setTimeout(() => {
+  console.error('bench: watchdog expired, stopping');
+  killAllChildren();
+  process.exit(2);
+}, WATCHDOG_MS);
+watchdog.unref();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    killAllChildren();
+    process.exit(130);
+  });
+}
+
+main().then(
+  () => {
+    killAllChildren();
+    process.exit(0);
+  },
+  (err) => {
+    console.error(err);
+    killAllChildren();
+    process.exit(1);
+  },
+);
