@@ -1,6 +1,12 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import type { Server } from 'restify';
 import { createApp } from './app.ts';
+import { DomainStore } from './apps/domains/store.ts';
+import { registerDomainRoutes } from './apps/domains/routes.ts';
+import { RemovalRunner } from './apps/workers/removal.ts';
+import { registerWorkerRoutes } from './apps/workers/routes.ts';
+import { WorkerStore } from './apps/workers/store.ts';
 import type { Config } from './config.ts';
 import { createRedisClient, type RedisTarget, waitUntilReady } from './redis/connect.ts';
 import { type EmbeddedRedis, startEmbeddedRedis } from './redis/embedded.ts';
@@ -12,6 +18,8 @@ export interface RunningService {
   url: string;
   port: number;
   embeddedRedis: EmbeddedRedis | undefined;
+  /** The worker removal job runner of this instance (its consumer name and removal count). */
+  workerRemovals: RemovalRunner;
   /** Stops accepting, lets in-flight requests finish, closes Redis, stops the embedded Redis. */
   close(): Promise<void>;
 }
@@ -39,7 +47,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   });
 
   const users = new UserStore(redis, transactions);
-  const app = createApp({ logger, redis, users, apiToken: config.apiToken });
+  const domains = new DomainStore(redis);
+  const workers = new WorkerStore(redis, config.workerStopGraceMs);
+  const workerRemovals = new RemovalRunner({ redis, target, store: workers, logger, stopGraceMs: config.workerStopGraceMs });
+  const extraRoutes = [
+    (server: Server) => registerDomainRoutes(server, domains),
+    (server: Server) => registerWorkerRoutes(server, workers),
+  ];
+  const app = createApp({ logger, redis, users, extraRoutes, apiToken: config.apiToken });
 
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject);
@@ -53,6 +68,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, redis: config.redisUrl ? 'external' : 'embedded' }, 'user service listening');
+  workerRemovals.start();
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -62,6 +78,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       const timer = setTimeout(() => app.server.closeAllConnections(), DRAIN_TIMEOUT_MS);
       await drained;
       clearTimeout(timer);
+      await workerRemovals.stop();
       await transactions.close();
       await redis.quit().catch(() => redis.disconnect());
       await embeddedRedis?.stop();
@@ -70,5 +87,5 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     return closing;
   };
 
-  return { url, port, embeddedRedis, close };
+  return { url, port, embeddedRedis, workerRemovals, close };
 }

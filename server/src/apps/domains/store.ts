@@ -1,0 +1,121 @@
+import type { Redis } from 'ioredis';
+import { ConflictError, ServiceUnavailableError } from '../../errors.ts';
+import { APP_KEYS } from '../keys.ts';
+import { newId, timestamp } from '../params.ts';
+import type { Domain } from './model.ts';
+
+interface StoredDomain {
+  hostname: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const CHANGE_ATTEMPTS = 20;
+
+/** Adds the domain unless its hostname is taken in the app: KEYS domains, hostnames; ARGV id, hostname, json. */
+const CREATE_SCRIPT = `
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1`;
+
+/**
+ * Replaces the domain if it is still exactly as read (compare-and-set), moving its hostname claim.
+ * KEYS domains, hostnames; ARGV id, expected json, new json, old hostname, new hostname.
+ */
+const UPDATE_SCRIPT = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return 'missing' end
+if current ~= ARGV[2] then return 'stale' end
+if ARGV[4] ~= ARGV[5] then
+  if redis.call('HSETNX', KEYS[2], ARGV[5], ARGV[1]) == 0 then return 'conflict' end
+  if redis.call('HGET', KEYS[2], ARGV[4]) == ARGV[1] then redis.call('HDEL', KEYS[2], ARGV[4]) end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 'ok'`;
+
+/** Removes the domain and frees its hostname; returns the stored JSON as it was, or nil. KEYS domains, hostnames; ARGV id. */
+const DELETE_SCRIPT = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return false end
+local hostname = cjson.decode(current).hostname
+redis.call('HDEL', KEYS[1], ARGV[1])
+if redis.call('HGET', KEYS[2], hostname) == ARGV[1] then redis.call('HDEL', KEYS[2], hostname) end
+return current`;
+
+function encode(domain: Domain): string {
+  const stored: StoredDomain = {
+    hostname: domain.hostname,
+    created_at: domain.created_at,
+    updated_at: domain.updated_at,
+  };
+  return JSON.stringify(stored);
+}
+
+function decode(id: string, value: string): Domain {
+  const stored = JSON.parse(value) as StoredDomain;
+  return { id, hostname: stored.hostname, created_at: stored.created_at, updated_at: stored.updated_at };
+}
+
+function hostnameTaken(hostname: string): ConflictError {
+  return new ConflictError(`the hostname ${hostname} is already used by another domain of this app`);
+}
+
+/** All Redis commands for domains (keys in `../keys.ts`). Hostnames are unique per app, atomically. */
+export class DomainStore {
+  constructor(private readonly redis: Redis) {}
+
+  /** The app's domains, oldest first (ties broken by id). */
+  async list(appId: string): Promise<Domain[]> {
+    const all = await this.redis.hgetall(APP_KEYS.domains(appId));
+    return Object.entries(all)
+      .map(([id, value]) => decode(id, value))
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  }
+
+  async get(appId: string, id: string): Promise<Domain | undefined> {
+    const value = await this.redis.hget(APP_KEYS.domains(appId), id);
+    return value === null ? undefined : decode(id, value);
+  }
+
+  /** Creates a domain; 409 when the (lower-case) hostname is already used in the app. */
+  async create(appId: string, hostname: string): Promise<Domain> {
+    const now = timestamp();
+    const domain: Domain = { id: newId(), hostname, created_at: now, updated_at: now };
+    const keys = [APP_KEYS.domains(appId), APP_KEYS.hostnames(appId)];
+    const added = await this.redis.eval(CREATE_SCRIPT, 2, ...keys, domain.id, hostname, encode(domain));
+    if (added !== 1) throw hostnameTaken(hostname);
+    return domain;
+  }
+
+  /** Sets the hostname and advances updated_at; undefined when the domain does not exist. */
+  async update(appId: string, id: string, hostname: string): Promise<Domain | undefined> {
+    const keys = [APP_KEYS.domains(appId), APP_KEYS.hostnames(appId)];
+    for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
+      const expected = await this.redis.hget(keys[0]!, id);
+      if (expected === null) return undefined;
+      const current = decode(id, expected);
+      const next: Domain = { ...current, hostname, updated_at: timestamp(current.updated_at) };
+      const outcome = await this.redis.eval(
+        UPDATE_SCRIPT,
+        2,
+        ...keys,
+        id,
+        expected,
+        encode(next),
+        current.hostname,
+        hostname,
+      );
+      if (outcome === 'ok') return next;
+      if (outcome === 'missing') return undefined;
+      if (outcome === 'conflict') throw hostnameTaken(hostname);
+      // 'stale': changed since it was read; read again.
+    }
+    throw new ServiceUnavailableError('the domain is being changed concurrently; try again');
+  }
+
+  /** Removes the domain; returns it as it was just before, or undefined when it did not exist. */
+  async remove(appId: string, id: string): Promise<Domain | undefined> {
+    const removed = await this.redis.eval(DELETE_SCRIPT, 2, APP_KEYS.domains(appId), APP_KEYS.hostnames(appId), id);
+    return typeof removed === 'string' ? decode(id, removed) : undefined;
+  }
+}
