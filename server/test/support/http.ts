@@ -2,7 +2,7 @@
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 export function formBody(fields: Record<string, string | number>): string {
-  return new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
+  return new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
 }
 
 export interface Answer {
