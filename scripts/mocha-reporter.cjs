@@ -12,7 +12,10 @@ class SpecWithCounts extends Spec {
       const dir = path.resolve('reports/counts');
       fs.mkdirSync(dir, { recursive: true });
       const { passes = 0, failures = 0, pending = 0 } = this.stats;
-      fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ passed: passes, failed: failures, skipped: pending }));
+      fs.writeFileSync(
+        path.join(dir, `${name}.json`),
+        JSON.stringify({ passed: passes, failed: failures, skipped: pending }),
+      );
     });
   }
 }

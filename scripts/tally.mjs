@@ -4,13 +4,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const dir = path.resolve('reports/counts');
-const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+const files = fs.existsSync(dir)
+  ? fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 for (const file of files) {
   const counts = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-  console.log(`  ${file.replace(/\.json$/, '')}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped ?? 0} skipped`);
+  console.log(
+    `  ${file.replace(/\.json$/, '')}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped ?? 0} skipped`,
+  );
   passed += counts.passed;
   failed += counts.failed;
   skipped += counts.skipped ?? 0;

@@ -4,8 +4,8 @@ import restify, { type Request, type Response, type Server } from 'restify';
 import { registerHealthRoutes } from './health/routes.ts';
 import { sendError } from './http/errors.ts';
 import { assignRequestId, requireBearerToken } from './http/middleware.ts';
-import type { UserStore } from './users/store.ts';
 import { registerUserRoutes } from './users/routes.ts';
+import type { UserStore } from './users/store.ts';
 
 export interface AppDependencies {
   logger: Logger;
@@ -41,7 +41,13 @@ export function createApp(deps: AppDependencies): Server {
   });
   server.on('after', (req: Request, res: Response) => {
     logger.info(
-      { reqId: req.id(), method: req.method, url: req.url, status: res.statusCode, ms: Date.now() - req.time() },
+      {
+        reqId: req.id(),
+        method: req.method,
+        url: req.url,
+        status: res.statusCode,
+        ms: Date.now() - req.time(),
+      },
       'request',
     );
   });

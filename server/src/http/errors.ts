@@ -27,12 +27,17 @@ const RESTIFY_CODES: Record<number, string> = {
 export function describeError(err: unknown): ErrorDescription {
   if (err instanceof HttpError) return { status: err.status, code: err.code, message: err.message };
   if (isRedisUnavailable(err)) {
-    return { status: 503, code: 'service_unavailable', message: 'the data store is unavailable; try again shortly' };
+    return {
+      status: 503,
+      code: 'service_unavailable',
+      message: 'the data store is unavailable; try again shortly',
+    };
   }
   const status = (err as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const code = RESTIFY_CODES[status] ?? 'bad_request';
-    const message = status === 404 ? 'no such resource' : status === 405 ? 'method not allowed' : 'bad request';
+    const message =
+      status === 404 ? 'no such resource' : status === 405 ? 'method not allowed' : 'bad request';
     return { status, code, message };
   }
   return { status: 500, code: 'internal_error', message: 'internal error' };
@@ -53,7 +58,8 @@ export function sendError(req: Request, res: Response, err: unknown, logger: Log
   if (status === 503) headers['Retry-After'] = '1';
   if (errorFormatFor(req.getPath()) === 'json') {
     // A 422 also names the offending field, for clients that highlight it.
-    const body = err instanceof InvalidParamsError ? { id: code, message, field: err.field } : { id: code, message };
+    const body =
+      err instanceof InvalidParamsError ? { id: code, message, field: err.field } : { id: code, message };
     sendJson(res, status, body, headers);
   } else sendXml(res, status, renderXmlError(code, message), headers);
 }

@@ -30,7 +30,10 @@ function decodeComponent(raw: string): string {
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));
   } catch {
-    throw new BadRequestError('malformed_body', 'the form body has an invalid percent-escape or non-UTF-8 bytes');
+    throw new BadRequestError(
+      'malformed_body',
+      'the form body has an invalid percent-escape or non-UTF-8 bytes',
+    );
   }
 }
 
@@ -45,13 +48,18 @@ export function pickFormFields<K extends string>(
   const found = new Map<string, string>();
   for (const [name, value] of pairs) {
     if (!(expected as readonly string[]).includes(name)) {
-      throw new BadRequestError('unknown_field', `unknown form field "${truncate(name)}"; expected ${expected.join(', ')}`);
+      throw new BadRequestError(
+        'unknown_field',
+        `unknown form field "${truncate(name)}"; expected ${expected.join(', ')}`,
+      );
     }
-    if (found.has(name)) throw new BadRequestError('duplicate_field', `the form field "${name}" is given more than once`);
+    if (found.has(name))
+      throw new BadRequestError('duplicate_field', `the form field "${name}" is given more than once`);
     found.set(name, value);
   }
   const missing = expected.filter((name) => !found.has(name));
-  if (missing.length > 0) throw new BadRequestError('missing_field', `missing form field(s): ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new BadRequestError('missing_field', `missing form field(s): ${missing.join(', ')}`);
   return Object.fromEntries(found) as Record<K, string>;
 }
 

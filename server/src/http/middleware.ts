@@ -23,12 +23,14 @@ const OPEN_PATHS = new Set(['/healthz', '/readyz']);
 export function requireBearerToken(token: string) {
   const expected = createHash('sha256').update(token).digest();
   return (req: Request, _res: Response, next: Next): void => {
-    if (req.method === 'OPTIONS' || OPEN_PATHS.has(req.getPath())) return next();
+    if (req.method === 'OPTIONS' || OPEN_PATHS.has(req.getPath())) {
+      next();
+      return;
+    }
     const match = /^Bearer ([^\s]+)$/.exec(req.headers.authorization ?? '');
     const given = createHash('sha256')
       .update(match?.[1] ?? '')
       .digest();
-    if (match && timingSafeEqual(given, expected)) return next();
-    next(new UnauthorizedError());
+    next(match && timingSafeEqual(given, expected) ? undefined : new UnauthorizedError());
   };
 }

@@ -24,6 +24,11 @@ export function sendXml(res: Response, status: number, body: string, headers?: R
   sendBody(res, status, XML_CONTENT_TYPE, body, headers);
 }
 
-export function sendJson(res: Response, status: number, value: unknown, headers?: Record<string, string>): void {
+export function sendJson(
+  res: Response,
+  status: number,
+  value: unknown,
+  headers?: Record<string, string>,
+): void {
   sendBody(res, status, JSON_CONTENT_TYPE, JSON.stringify(value), headers);
 }

@@ -51,6 +51,8 @@ const UNAVAILABLE_MESSAGE =
 export function isRedisUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   return (
-    err.name === 'MaxRetriesPerRequestError' || err.name === 'AbortError' || UNAVAILABLE_MESSAGE.test(err.message)
+    err.name === 'MaxRetriesPerRequestError' ||
+    err.name === 'AbortError' ||
+    UNAVAILABLE_MESSAGE.test(err.message)
   );
 }

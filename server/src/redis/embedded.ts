@@ -45,6 +45,7 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions): Promise
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-redis-'));
   fs.chmodSync(socketDir, 0o700);
   const socketPath = path.join(socketDir, 'redis.sock');
+  // biome-ignore format: flag and value pairs read best one pair a line
   const args = [
     '--port', '0',
     '--unixsocket', socketPath,
@@ -66,8 +67,12 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions): Promise
   const launch = async (): Promise<void> => {
     const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
-    proc.stdout?.on('data', (chunk: Buffer) => logger.debug({ redis: chunk.toString().trim() }, 'embedded redis'));
-    proc.stderr?.on('data', (chunk: Buffer) => logger.warn({ redis: chunk.toString().trim() }, 'embedded redis'));
+    proc.stdout?.on('data', (chunk: Buffer) =>
+      logger.debug({ redis: chunk.toString().trim() }, 'embedded redis'),
+    );
+    proc.stderr?.on('data', (chunk: Buffer) =>
+      logger.warn({ redis: chunk.toString().trim() }, 'embedded redis'),
+    );
     const spawnFailed = once(proc, 'error').then(([err]) => {
       throw (err as NodeJS.ErrnoException).code === 'ENOENT' ? new RedisBinaryMissingError(bin) : err;
     });

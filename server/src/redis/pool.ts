@@ -67,7 +67,8 @@ export class ConnectionPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const waiter of this.waiters.splice(0)) waiter.reject(new ServiceUnavailableError('the server is shutting down'));
+    for (const waiter of this.waiters.splice(0))
+      waiter.reject(new ServiceUnavailableError('the server is shutting down'));
     await Promise.all(this.idle.splice(0).map((conn) => conn.quit().catch(() => conn.disconnect())));
   }
 }

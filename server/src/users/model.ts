@@ -50,7 +50,10 @@ export function userFromForm(pairs: Array<[string, string]>, idFromPath?: number
   const fields = pickFormFields(pairs, USER_FIELDS);
   const id = parseUserId(fields.id);
   if (idFromPath !== undefined && id !== idFromPath) {
-    throw new BadRequestError('id_mismatch', `the form id ${id} differs from the id ${idFromPath} in the path`);
+    throw new BadRequestError(
+      'id_mismatch',
+      `the form id ${id} differs from the id ${idFromPath} in the path`,
+    );
   }
   return { id, name: checkText('name', fields.name), profession: checkText('profession', fields.profession) };
 }

@@ -43,8 +43,12 @@ export function registerUserRoutes(server: Server, store: UserStore): void {
   server.get(ITEM, getOne);
   server.head(ITEM, getOne);
 
-  server.put(COLLECTION, async (req: Request, res: Response) => create(userFromForm(await readUserForm(req)), res));
-  server.post(COLLECTION, async (req: Request, res: Response) => update(userFromForm(await readUserForm(req)), res));
+  server.put(COLLECTION, async (req: Request, res: Response) =>
+    create(userFromForm(await readUserForm(req)), res),
+  );
+  server.post(COLLECTION, async (req: Request, res: Response) =>
+    update(userFromForm(await readUserForm(req)), res),
+  );
   server.put(ITEM, async (req: Request, res: Response) => {
     const id = pathId(req);
     return create(userFromPathForm(await readUserForm(req), id), res);

@@ -21,7 +21,10 @@ describe('runtime: the embedded Redis (no REDIS_URL)', () => {
   let dataDir: string;
   let service: RunningService | undefined;
   const start = async () => {
-    service = await startService({ ...loadConfig({}), port: 0, dataDir, logLevel: 'silent' }, pino({ level: 'silent' }));
+    service = await startService(
+      { ...loadConfig({}), port: 0, dataDir, logLevel: 'silent' },
+      pino({ level: 'silent' }),
+    );
     return `${service.url}/UserService/users`;
   };
   beforeEach(() => {
@@ -35,8 +38,12 @@ describe('runtime: the embedded Redis (no REDIS_URL)', () => {
 
   it('keeps every user across a restart of the server and its Redis (append-only file)', async () => {
     let base = await start();
-    expect((await sendForm(base, 'PUT', { id: 2, name: 'naresh', profession: 'clerk' })).body).to.equal(SUCCESS);
-    expect((await sendForm(base, 'POST', { id: 1, name: 'suresh', profession: 'clerk' })).body).to.equal(SUCCESS);
+    expect((await sendForm(base, 'PUT', { id: 2, name: 'naresh', profession: 'clerk' })).body).to.equal(
+      SUCCESS,
+    );
+    expect((await sendForm(base, 'POST', { id: 1, name: 'suresh', profession: 'clerk' })).body).to.equal(
+      SUCCESS,
+    );
     const before = (await call(base)).body;
     await service!.close();
     expect(fs.existsSync(path.join(dataDir, 'redis', 'appendonlydir'))).to.equal(true);
@@ -85,12 +92,20 @@ describe('runtime: the embedded Redis (no REDIS_URL)', () => {
   it('exits with a clear message when no redis-server binary exists', async () => {
     try {
       await startService(
-        { ...loadConfig({}), port: 0, dataDir, redisServerBin: '/nonexistent/redis-server', logLevel: 'silent' },
+        {
+          ...loadConfig({}),
+          port: 0,
+          dataDir,
+          redisServerBin: '/nonexistent/redis-server',
+          logLevel: 'silent',
+        },
         pino({ level: 'silent' }),
       );
       expect.fail('startService should have failed');
     } catch (err) {
-      expect((err as Error).message).to.match(/apt-get install redis-server/).and.match(/REDIS_URL/);
+      expect((err as Error).message)
+        .to.match(/apt-get install redis-server/)
+        .and.match(/REDIS_URL/);
     }
   });
 });

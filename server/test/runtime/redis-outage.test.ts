@@ -11,7 +11,9 @@ describe('runtime: an external Redis (REDIS_URL) that goes away and comes back',
 
   it('answers 503 with an <error> body within 2 s while Redis is down, then serves again without a restart', async () => {
     const base = `${svc.url}/UserService/users`;
-    expect((await sendForm(base, 'PUT', { id: 2, name: 'before', profession: 'outage' })).body).to.equal(SUCCESS);
+    expect((await sendForm(base, 'PUT', { id: 2, name: 'before', profession: 'outage' })).body).to.equal(
+      SUCCESS,
+    );
     await svc.redis.stopTemporarily();
 
     for (const attempt of [
@@ -26,7 +28,9 @@ describe('runtime: an external Redis (REDIS_URL) that goes away and comes back',
       expect(Date.now() - started).to.be.below(2000);
       expect(res.status).to.equal(503);
       expect(res.headers.get('retry-after')).to.equal('1');
-      expect(res.body).to.match(/<error><code>service_unavailable<\/code><message>[^<]+<\/message><\/error>$/);
+      expect(res.body).to.match(
+        /<error><code>service_unavailable<\/code><message>[^<]+<\/message><\/error>$/,
+      );
     }
     const ready = await call(`${svc.url}/readyz`);
     expect(ready.status).to.equal(503);
@@ -39,6 +43,8 @@ describe('runtime: an external Redis (REDIS_URL) that goes away and comes back',
     }
     expect((await call(`${base}/2`)).body).to.contain('<name>before</name>');
     expect((await call(`${base}/3`)).status).to.equal(404); // the 503 PUT did not happen later
-    expect((await sendForm(base, 'PUT', { id: 3, name: 'after', profession: 'outage' })).body).to.equal(SUCCESS);
+    expect((await sendForm(base, 'PUT', { id: 3, name: 'after', profession: 'outage' })).body).to.equal(
+      SUCCESS,
+    );
   });
 });

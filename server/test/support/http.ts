@@ -2,7 +2,9 @@
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 export function formBody(fields: Record<string, string | number>): string {
-  return new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  return new URLSearchParams(
+    Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
 }
 
 export interface Answer {
@@ -16,7 +18,11 @@ export async function call(url: string, init: RequestInit = {}): Promise<Answer>
   return { status: res.status, headers: res.headers, body: await res.text() };
 }
 
-export function sendForm(url: string, method: 'PUT' | 'POST', fields: Record<string, string | number> | string) {
+export function sendForm(
+  url: string,
+  method: 'PUT' | 'POST',
+  fields: Record<string, string | number> | string,
+) {
   const body = typeof fields === 'string' ? fields : formBody(fields);
   return call(url, { method, headers: { 'Content-Type': FORM_TYPE }, body });
 }

@@ -56,7 +56,8 @@ async function startContainerRedis(options: TestRedisOptions): Promise<TestRedis
   const { RedisContainer } = await import('@testcontainers/redis');
   let container = new RedisContainer('redis:7-alpine');
   if (options.password) container = container.withPassword(options.password);
-  if (options.appendOnly ?? true) container = container.withCommand(['redis-server', '--appendonly', 'yes', '--appendfsync', 'always']);
+  if (options.appendOnly ?? true)
+    container = container.withCommand(['redis-server', '--appendonly', 'yes', '--appendfsync', 'always']);
   let started = await container.start();
   const host = started.getHost();
   const port = started.getPort();
@@ -99,7 +100,18 @@ export async function startLocalRedis(options: TestRedisOptions = {}): Promise<T
   const launch = async (): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       port ||= await freePort();
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no'];
+      const args = [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--daemonize',
+        'no',
+      ];
       args.push('--appendonly', options.appendOnly === false ? 'no' : 'yes', '--appendfsync', 'always');
       if (options.password) args.push('--requirepass', options.password);
       const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -110,7 +122,9 @@ export async function startLocalRedis(options: TestRedisOptions = {}): Promise<T
       const ready = await Promise.race([
         waitForOutput(proc, () => output, 'Ready to accept connections'),
         once(proc, 'error').then(([err]) => {
-          throw new Error(`could not start ${bin}: ${(err as Error).message}. Install redis-server or set REDIS_SERVER_BIN.`);
+          throw new Error(
+            `could not start ${bin}: ${(err as Error).message}. Install redis-server or set REDIS_SERVER_BIN.`,
+          );
         }),
       ]);
       if (ready) {
@@ -125,7 +139,9 @@ export async function startLocalRedis(options: TestRedisOptions = {}): Promise<T
   };
 
   await launch();
-  const url = options.password ? `redis://:${options.password}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`;
+  const url = options.password
+    ? `redis://:${options.password}@127.0.0.1:${port}`
+    : `redis://127.0.0.1:${port}`;
   const kill = async (signal: NodeJS.Signals) => {
     const proc = child;
     child = undefined;

@@ -16,7 +16,10 @@ export interface TestService {
 }
 
 /** Builds the real service on its own real Redis, listening on a free port. */
-export async function startTestService(overrides: Partial<Config> = {}, redis?: TestRedis): Promise<TestService> {
+export async function startTestService(
+  overrides: Partial<Config> = {},
+  redis?: TestRedis,
+): Promise<TestService> {
   const ownRedis = redis ?? (await startTestRedis());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-test-data-'));
   const config: Config = {

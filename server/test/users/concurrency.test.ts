@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { call, FAILURE, SUCCESS, sendForm } from '../support/http.ts';
-import { connectTestRedis } from '../support/snapshot.ts';
 import { startTestService, type TestService } from '../support/service.ts';
+import { connectTestRedis } from '../support/snapshot.ts';
 
 describe('users: atomicity under concurrency', () => {
   let svc: TestService;
@@ -29,7 +29,9 @@ describe('users: atomicity under concurrency', () => {
 
   it('50 concurrent PUTs of one new id: exactly one succeeds, and its fields are stored', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => sendForm(base, 'PUT', { id: 4242, name: `racer${i}`, profession: 'p' })),
+      Array.from({ length: 50 }, (_, i) =>
+        sendForm(base, 'PUT', { id: 4242, name: `racer${i}`, profession: 'p' }),
+      ),
     );
     const winners = answers.flatMap((a, i) => (a.body === SUCCESS ? [i] : []));
     expect(winners).to.have.length(1);
@@ -45,7 +47,9 @@ describe('users: atomicity under concurrency', () => {
       await sendForm(base, 'PUT', { id, name: 'orig', profession: 'p' });
       const answers = await Promise.all([
         call(`${base}/${id}`, { method: 'DELETE' }),
-        ...Array.from({ length: 6 }, (_, i) => sendForm(base, 'POST', { id, name: `upd${i}`, profession: 'q' })),
+        ...Array.from({ length: 6 }, (_, i) =>
+          sendForm(base, 'POST', { id, name: `upd${i}`, profession: 'q' }),
+        ),
       ]);
       const deleted = answers[0]!;
       expect(deleted.body).to.equal(SUCCESS);
@@ -61,7 +65,9 @@ describe('users: atomicity under concurrency', () => {
 
   it('concurrent POSTs to one user: every answer is success and the record is one of the submitted ones', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => sendForm(base, 'POST', { id: 1, name: `n${i}`, profession: `p${i}` })),
+      Array.from({ length: 40 }, (_, i) =>
+        sendForm(base, 'POST', { id: 1, name: `n${i}`, profession: `p${i}` }),
+      ),
     );
     expect(answers.every((a) => a.body === SUCCESS)).to.equal(true);
     const final = (await call(`${base}/1`)).body;

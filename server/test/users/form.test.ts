@@ -18,10 +18,13 @@ describe('form decoding (pure)', () => {
 
   it('property: whatever URLSearchParams encodes, parseForm decodes back', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }))), (pairs) => {
-        const encoded = new URLSearchParams(pairs).toString();
-        expect(parseForm(bytes(encoded))).to.deep.equal(pairs);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }))),
+        (pairs) => {
+          const encoded = new URLSearchParams(pairs).toString();
+          expect(parseForm(bytes(encoded))).to.deep.equal(pairs);
+        },
+      ),
     );
   });
 
@@ -32,10 +35,36 @@ describe('form decoding (pure)', () => {
   });
 
   it('picks exactly the expected fields', () => {
-    expect(pickFormFields([['a', '1'], ['b', '2']], ['a', 'b'])).to.deep.equal({ a: '1', b: '2' });
+    expect(
+      pickFormFields(
+        [
+          ['a', '1'],
+          ['b', '2'],
+        ],
+        ['a', 'b'],
+      ),
+    ).to.deep.equal({ a: '1', b: '2' });
     expect(() => pickFormFields([['a', '1']], ['a', 'b'])).to.throw(/missing/);
-    expect(() => pickFormFields([['a', '1'], ['a', '2'], ['b', '2']], ['a', 'b'])).to.throw(/more than once/);
-    expect(() => pickFormFields([['a', '1'], ['b', '2'], ['c', '3']], ['a', 'b'])).to.throw(/unknown/);
+    expect(() =>
+      pickFormFields(
+        [
+          ['a', '1'],
+          ['a', '2'],
+          ['b', '2'],
+        ],
+        ['a', 'b'],
+      ),
+    ).to.throw(/more than once/);
+    expect(() =>
+      pickFormFields(
+        [
+          ['a', '1'],
+          ['b', '2'],
+          ['c', '3'],
+        ],
+        ['a', 'b'],
+      ),
+    ).to.throw(/unknown/);
   });
 });
 

@@ -3,7 +3,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
-describe('users: the spec\'s known test sequence on a fresh service', () => {
+describe("users: the spec's known test sequence on a fresh service", () => {
   let svc: TestService;
   before(async () => {
     svc = await startTestService();
@@ -19,9 +19,17 @@ describe('users: the spec\'s known test sequence on a fresh service', () => {
     const one = await fetch(`${base}/1`);
     expect(await one.text()).to.contain('<id>1</id>');
 
-    const post = await fetch(base, { method: 'POST', headers: FORM, body: 'id=1&name=suresh&profession=clerk' });
+    const post = await fetch(base, {
+      method: 'POST',
+      headers: FORM,
+      body: 'id=1&name=suresh&profession=clerk',
+    });
     expect(await post.text()).to.contain('<result>success</result>');
-    const put = await fetch(base, { method: 'PUT', headers: FORM, body: 'id=2&name=naresh&profession=clerk' });
+    const put = await fetch(base, {
+      method: 'PUT',
+      headers: FORM,
+      body: 'id=2&name=naresh&profession=clerk',
+    });
     expect(await put.text()).to.contain('<result>success</result>');
     const del = await fetch(`${base}/2`, { method: 'DELETE' });
     expect(await del.text()).to.contain('<result>success</result>');

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { xml2js } from 'xml-js';
 import { call, FAILURE, SUCCESS, sendForm, userXml } from '../support/http.ts';
-import { connectTestRedis } from '../support/snapshot.ts';
 import { startTestService, type TestService } from '../support/service.ts';
+import { connectTestRedis } from '../support/snapshot.ts';
 
 const DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 const XML = 'application/xml; charset=utf-8';
@@ -56,7 +56,9 @@ describe('users: the rules of SPEC.md section A', () => {
     it('answers 404 with an <error> body for an unknown id (rule 9, DESIGN choice)', async () => {
       const res = await call(`${base}/424242`);
       expect(res.status).to.equal(404);
-      expect(res.body).to.equal(`${DECL}<error><code>not_found</code><message>no user has the id 424242</message></error>`);
+      expect(res.body).to.equal(
+        `${DECL}<error><code>not_found</code><message>no user has the id 424242</message></error>`,
+      );
     });
 
     it('answers 400 for an id that is not a 32-bit integer', async () => {
@@ -164,7 +166,9 @@ describe('users: the rules of SPEC.md section A', () => {
     it('creates and updates with the id taken from the path; the form id may be left out', async () => {
       expect((await sendForm(`${base}/30`, 'PUT', { name: 'a', profession: 'b' })).body).to.equal(SUCCESS);
       expect((await sendForm(`${base}/30`, 'PUT', { name: 'a', profession: 'b' })).status).to.equal(409);
-      expect((await sendForm(`${base}/30`, 'POST', { id: 30, name: 'c', profession: 'd' })).body).to.equal(SUCCESS);
+      expect((await sendForm(`${base}/30`, 'POST', { id: 30, name: 'c', profession: 'd' })).body).to.equal(
+        SUCCESS,
+      );
       expect((await call(`${base}/30`)).body).to.equal(DECL + userXml(30, 'c', 'd'));
       expect((await sendForm(`${base}/31`, 'POST', { name: 'c', profession: 'd' })).status).to.equal(404);
     });
@@ -196,12 +200,16 @@ describe('users: the rules of SPEC.md section A', () => {
 
     it('treats the trailing slash as the same resource', async () => {
       expect((await call(`${base}/`)).body).to.equal((await call(base)).body);
-      expect((await sendForm(`${base}/`, 'PUT', { id: 3, name: 'x', profession: 'y' })).body).to.equal(SUCCESS);
+      expect((await sendForm(`${base}/`, 'PUT', { id: 3, name: 'x', profession: 'y' })).body).to.equal(
+        SUCCESS,
+      );
     });
 
     it('sends a Request-Id on every response, echoing a sane one from the request', async () => {
       const fresh = await call(base);
-      expect(fresh.headers.get('request-id')).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(fresh.headers.get('request-id')).to.match(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
       const echoed = await call(`${base}/nope`, { headers: { 'Request-Id': 'trace-123' } });
       expect(echoed.headers.get('request-id')).to.equal('trace-123');
       const insane = await call(base, { headers: { 'Request-Id': 'x'.repeat(500) } });

@@ -9,7 +9,10 @@ import { startTestService, type TestService } from '../support/service.ts';
 
 /** Reads `<user>` back the way a client would: a real XML parser, text of each child element. */
 function parseUser(xml: string): { id: string; name: string; profession: string } {
-  const doc = xml2js(xml, { compact: true, nativeType: false }) as Record<string, Record<string, { _text?: string }>>;
+  const doc = xml2js(xml, { compact: true, nativeType: false }) as Record<
+    string,
+    Record<string, { _text?: string }>
+  >;
   const user = doc.user!;
   return { id: user.id!._text ?? '', name: user.name!._text ?? '', profession: user.profession!._text ?? '' };
 }
@@ -18,7 +21,24 @@ function parseUser(xml: string): { id: string; name: string; profession: string 
 const xmlText = fc
   .array(
     fc.oneof(
-      fc.constantFrom('<', '>', '&', '"', "'", ']]>', '&amp;', '&lt;', '\r', '\n', '\t', ' ', '\r\n', 'é', '😀', '\u2028'),
+      fc.constantFrom(
+        '<',
+        '>',
+        '&',
+        '"',
+        "'",
+        ']]>',
+        '&amp;',
+        '&lt;',
+        '\r',
+        '\n',
+        '\t',
+        ' ',
+        '\r\n',
+        'é',
+        '😀',
+        '\u2028',
+      ),
       fc.string({ unit: 'grapheme', maxLength: 4 }),
     ),
     { minLength: 1, maxLength: 20 },
@@ -35,10 +55,15 @@ describe('users: XML rendering', () => {
 
   it('property: any valid XML text round-trips exactly through render and a real parser', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), xmlText, xmlText, (id, name, profession) => {
-        const parsed = parseUser(renderUser({ id, name, profession }));
-        expect(parsed).to.deep.equal({ id: String(id), name, profession });
-      }),
+      fc.property(
+        fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+        xmlText,
+        xmlText,
+        (id, name, profession) => {
+          const parsed = parseUser(renderUser({ id, name, profession }));
+          expect(parsed).to.deep.equal({ id: String(id), name, profession });
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -57,7 +82,8 @@ describe('users: XML rendering', () => {
   });
 
   it('recognises exactly the characters XML 1.0 can carry', () => {
-    for (const ok of ['a', '\t', '\n', '\r', '\uD7FF', '\uE000', '\uFFFD', '😀']) expect(isXmlText(ok), JSON.stringify(ok)).to.equal(true);
+    for (const ok of ['a', '\t', '\n', '\r', '\uD7FF', '\uE000', '\uFFFD', '😀'])
+      expect(isXmlText(ok), JSON.stringify(ok)).to.equal(true);
     for (const bad of ['\u0000', '\u0008', '\u000B', '\u001F', '\uFFFE', '\uFFFF', '\uD800', '\uDC00x'])
       expect(isXmlText(bad), JSON.stringify(bad)).to.equal(false);
   });
@@ -72,7 +98,14 @@ describe('users: hostile text round-trips through PUT and GET over HTTP', () => 
   });
   after(() => svc.close());
 
-  for (const [i, name] of ['</name><id>9</id>', 'a & b <c>', '&amp; literal', ']]> "q" \'s', 'line\r\nbreak', 'Zoë 😀 ♥'].entries()) {
+  for (const [i, name] of [
+    '</name><id>9</id>',
+    'a & b <c>',
+    '&amp; literal',
+    ']]> "q" \'s',
+    'line\r\nbreak',
+    'Zoë 😀 ♥',
+  ].entries()) {
     it(`keeps ${JSON.stringify(name)} unchanged`, async () => {
       const id = 900 + i;
       expect((await sendForm(base, 'PUT', { id, name, profession: name })).body).to.equal(SUCCESS);
@@ -89,9 +122,19 @@ describe('users: hostile text round-trips through PUT and GET over HTTP', () => 
       fc.asyncProperty(xmlText, xmlText, async (name, profession) => {
         id++;
         expect((await sendForm(base, 'PUT', { id, name, profession })).body).to.equal(SUCCESS);
-        expect(parseUser((await call(`${base}/${id}`)).body)).to.deep.equal({ id: String(id), name, profession });
-        expect((await sendForm(base, 'POST', { id, name: profession, profession: name })).body).to.equal(SUCCESS);
-        expect(parseUser((await call(`${base}/${id}`)).body)).to.deep.equal({ id: String(id), name: profession, profession: name });
+        expect(parseUser((await call(`${base}/${id}`)).body)).to.deep.equal({
+          id: String(id),
+          name,
+          profession,
+        });
+        expect((await sendForm(base, 'POST', { id, name: profession, profession: name })).body).to.equal(
+          SUCCESS,
+        );
+        expect(parseUser((await call(`${base}/${id}`)).body)).to.deep.equal({
+          id: String(id),
+          name: profession,
+          profession: name,
+        });
       }),
       { numRuns: 100 },
     );
