@@ -1,0 +1,72 @@
+/**
+ * Section B fixtures. The spec names no way to create domains or workers; the suite assumes
+ * `POST /apps/{app_id}/domains {"hostname"}` and `POST /apps/{app_id}/workers {"command"}` (see the
+ * README) and skips the rules, with the reason, when an implementation cannot create them that way.
+ */
+import { describe, randomText, type Reply } from './http.ts';
+import type { RuleContext } from './rule.ts';
+
+export const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** ISO 8601 date-time in UTC: `Z` or a zero offset. */
+export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
+
+export const ASYNC_TIMEOUT_MS = Number(process.env.CONFORMANCE_ASYNC_TIMEOUT_MS || 20_000);
+
+export type Json = Record<string, unknown>;
+
+export function newApp(): string {
+  return randomText('conformance-app');
+}
+
+export function jsonOf(reply: Reply): unknown {
+  try {
+    return JSON.parse(reply.text);
+  } catch {
+    throw new Error(`the body is not JSON: ${describe(reply)}`);
+  }
+}
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function fixtureSkip(kind: string, field: string, reply: Reply): string {
+  return `section B fixture: POST /apps/{app_id}/${kind} {"${field}"} answered ${reply.status}; the suite creates ${kind} that way (see README)`;
+}
+
+export const ok = (reply: Reply) => reply.status >= 200 && reply.status <= 299;
+
+export interface Created {
+  reply: Reply;
+  body: Json;
+  id: string;
+  path: string;
+}
+
+export async function create(ctx: RuleContext, app: string, kind: 'domains' | 'workers', payload: Json): Promise<Created> {
+  const reply = await ctx.api.json('POST', `/apps/${app}/${kind}`, payload);
+  const field = Object.keys(payload)[0];
+  if (!ok(reply)) ctx.skip(fixtureSkip(kind, field as string, reply));
+  let body: unknown;
+  try {
+    body = JSON.parse(reply.text);
+  } catch {
+    body = undefined;
+  }
+  const id = isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? String(body.id) : undefined;
+  if (!isObject(body) || id === undefined) {
+    // The rules about the create answer itself (APP-DOM-01, APP-WRK-01) fail on this; the others cannot go on.
+    ctx.skip(`section B fixture: POST /apps/{app_id}/${kind} answered no object with an id, so the ${kind.slice(0, -1)} cannot be addressed: ${describe(reply).slice(0, 200)}`);
+  }
+  const path = `/apps/${app}/${kind}/${encodeURIComponent(id as string)}`;
+  ctx.cleanup(() => ctx.api.send('DELETE', path));
+  return { reply, body: body as Json, id: id as string, path };
+}
+
+export function createDomain(ctx: RuleContext, app: string, hostname = `${randomText('c')}.conformance.example`) {
+  return create(ctx, app, 'domains', { hostname });
+}
+
+export function createWorker(ctx: RuleContext, app: string) {
+  return create(ctx, app, 'workers', { command: `conformance-${randomText('w')}` });
+}

@@ -1,0 +1,67 @@
+/**
+ * `rule(id, body)` declares the test of one catalogue rule: the title carries the id and level
+ * (`USR-PUT-03 [MUST] …`), the tags `@MUST`/`@SHOULD`/`@INFO` allow `--grep @MUST`, and the body gets
+ * a client for the target, a way to get a fresh instance, cleanups, and `observe()` for INFO rules.
+ *
+ * INFO rules never fail: whatever happens, the test passes and records an observation. SHOULD rules
+ * fail like any test; the reporter counts them as warnings and keeps the run green.
+ */
+import { test } from '@playwright/test';
+import { ruleById } from '../rules.ts';
+import { Api } from './http.ts';
+import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
+
+export interface RuleContext {
+  api: Api;
+  /** A new instance with an empty collection (skips the rule, with the reason, when none can be had). */
+  fresh(): Promise<{ api: Api; instance: Instance }>;
+  /** Runs after the body, whatever happens (cleanup of created data). */
+  cleanup(fn: () => Promise<unknown>): void;
+  /** Records an observation in the report (INFO rules, and useful context for the others). */
+  observe(text: string): void;
+  /** Skips the rule with a reason. */
+  skip(reason: string): never;
+}
+
+export function rule(id: string, body: (ctx: RuleContext) => Promise<void>): void {
+  const def = ruleById(id);
+  test(
+    `${id} [${def.level}] ${def.title}`,
+    { tag: [`@${def.level}`], annotation: [{ type: 'rule', description: id }] },
+    async ({ request }, testInfo) => {
+      const target = resolvedTarget();
+      const cleanups: Array<() => Promise<unknown>> = [];
+      const observe = (text: string) => testInfo.annotations.push({ type: 'observation', description: text });
+      const skip = (reason: string): never => {
+        test.skip(true, reason);
+        throw new Error('unreachable');
+      };
+      const ctx: RuleContext = {
+        api: new Api(request, target.baseUrl),
+        async fresh() {
+          if (target.noFreshReason) skip(target.noFreshReason);
+          const instance = await startFreshInstance();
+          cleanups.push(() => instance.stop());
+          return { api: new Api(request, instance.url), instance };
+        },
+        cleanup: (fn) => cleanups.push(fn),
+        observe,
+        skip,
+      };
+      try {
+        if (def.level === 'INFO') {
+          try {
+            await body(ctx);
+          } catch (err) {
+            if ((err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped')) throw err;
+            observe(`could not observe: ${(err as Error).message.split('\n')[0]}`);
+          }
+        } else {
+          await body(ctx);
+        }
+      } finally {
+        for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
+      }
+    },
+  );
+}
