@@ -93,25 +93,32 @@ function send(
   status: number,
   type: string,
   body: string,
+  location?: string,
 ): void {
   const sent = req.headers['request-id'];
-  res.writeHead(status, {
+  const headers: Record<string, string | number> = {
     'Request-Id': typeof sent === 'string' && ECHOABLE_REQUEST_ID.test(sent) ? sent : randomUUID(),
     'X-Content-Type-Options': 'nosniff',
     'Content-Type': type,
     'Content-Length': Buffer.byteLength(body),
-  });
+  };
+  if (location) headers.Location = location;
+  res.writeHead(status, headers);
   if (req.method === 'HEAD') res.end();
   else res.end(body);
 }
 
-function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
+function readText(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
+  return new URLSearchParams(await readText(req));
 }
 
 function canonicalId(raw: string | null): string | undefined {
@@ -200,6 +207,194 @@ async function deleteUser(req: http.IncomingMessage, res: http.ServerResponse, i
   send(req, res, ok ? 200 : 404, XML, ok ? SUCCESS : FAILURE);
 }
 
+// ---- JSON resources under /apps: domains (create, delete) and workers (create, delete 202 + removal job) ----
+// Same scripts and keys as server/src/apps/*/store.ts.
+const DOMAIN_CREATE_SCRIPT = `
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1`;
+const DOMAIN_DELETE_SCRIPT = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return false end
+local hostname = cjson.decode(current).hostname
+redis.call('HDEL', KEYS[1], ARGV[1])
+if redis.call('HGET', KEYS[2], hostname) == ARGV[1] then redis.call('HDEL', KEYS[2], hostname) end
+return current`;
+const WORKER_STOP_SCRIPT = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return 'missing' end
+if current ~= ARGV[2] then return 'stale' end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('XADD', KEYS[2], '*', 'app', ARGV[4], 'worker', ARGV[1], 'due', ARGV[5])
+return 'ok'`;
+const WORKER_COMPLETE_SCRIPT = `
+local removed = 0
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current and cjson.decode(current).state == 'stopping' then removed = redis.call('HDEL', KEYS[1], ARGV[1]) end
+redis.call('XACK', KEYS[2], ARGV[2], ARGV[3])
+redis.call('XDEL', KEYS[2], ARGV[3])
+return removed`;
+const REMOVALS = '{usersvc}:worker-removals';
+const REMOVAL_GROUP = 'worker-removers';
+const STOP_GRACE_MS = Number(process.env.WORKER_STOP_GRACE_MS || 1000);
+const APP = /^\/apps\/([A-Za-z0-9._-]{1,100})\/(domains|workers)(?:\/([0-9a-f-]{36}))?\/?$/;
+const NOT_FOUND = '{"id":"not_found","message":"no such resource"}';
+
+const notFound = (kind: string, id: string) =>
+  JSON.stringify({ id: 'not_found', message: `no ${kind} has the id ${id} in this app` });
+const later = (previous: string) => new Date(Math.max(Date.now(), Date.parse(previous) + 1)).toISOString();
+
+async function apps(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  match: RegExpExecArray,
+): Promise<void> {
+  const [, appId, kind, id] = match as unknown as [string, string, string, string | undefined];
+  const method = req.method;
+  const hashKey = `{usersvc}:app:${appId}:${kind}`;
+  if (kind === 'domains' && method === 'POST' && !id) {
+    const hostname = String((JSON.parse(await readText(req)) as { hostname: string }).hostname).toLowerCase();
+    const now = new Date().toISOString();
+    const domainId = randomUUID();
+    const stored = JSON.stringify({ hostname, created_at: now, updated_at: now });
+    const added = await redis.eval(
+      DOMAIN_CREATE_SCRIPT,
+      2,
+      hashKey,
+      `{usersvc}:app:${appId}:hostnames`,
+      domainId,
+      hostname,
+      stored,
+    );
+    if (added !== 1) return send(req, res, 409, JSON_TYPE, '{"id":"conflict","message":"hostname taken"}');
+    const body = JSON.stringify({ id: domainId, hostname, created_at: now, updated_at: now });
+    return send(req, res, 201, JSON_TYPE, body, `/apps/${appId}/domains/${domainId}`);
+  }
+  if (kind === 'domains' && method === 'DELETE' && id) {
+    const removed = await redis.eval(
+      DOMAIN_DELETE_SCRIPT,
+      2,
+      hashKey,
+      `{usersvc}:app:${appId}:hostnames`,
+      id,
+    );
+    if (typeof removed !== 'string') return send(req, res, 404, JSON_TYPE, notFound('domain', id));
+    const stored = JSON.parse(removed) as { hostname: string; created_at: string; updated_at: string };
+    const body = JSON.stringify({
+      id,
+      hostname: stored.hostname,
+      created_at: stored.created_at,
+      updated_at: stored.updated_at,
+    });
+    return send(req, res, 200, JSON_TYPE, body);
+  }
+  if (kind === 'workers' && method === 'POST' && !id) {
+    const input = JSON.parse(await readText(req)) as { command: string; size?: string };
+    const now = new Date().toISOString();
+    const workerId = randomUUID();
+    const worker = {
+      command: input.command,
+      size: input.size ?? 'standard',
+      state: 'up',
+      created_at: now,
+      updated_at: now,
+    };
+    await redis.hset(hashKey, workerId, JSON.stringify(worker));
+    return send(
+      req,
+      res,
+      201,
+      JSON_TYPE,
+      JSON.stringify({ id: workerId, ...worker }),
+      `/apps/${appId}/workers/${workerId}`,
+    );
+  }
+  if (kind === 'workers' && method === 'DELETE' && id) {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const expected = await redis.hget(hashKey, id);
+      if (expected === null) return send(req, res, 404, JSON_TYPE, notFound('worker', id));
+      const current = JSON.parse(expected) as { state: string; updated_at: string };
+      if (current.state === 'stopping') return send(req, res, 202, JSON_TYPE, '{}');
+      const next = JSON.stringify({ ...current, state: 'stopping', updated_at: later(current.updated_at) });
+      const due = String(Date.now() + STOP_GRACE_MS);
+      const outcome = await redis.eval(
+        WORKER_STOP_SCRIPT,
+        2,
+        hashKey,
+        REMOVALS,
+        id,
+        expected,
+        next,
+        appId,
+        due,
+      );
+      if (outcome === 'ok') return send(req, res, 202, JSON_TYPE, '{}');
+      if (outcome === 'missing') return send(req, res, 404, JSON_TYPE, notFound('worker', id));
+    }
+    return send(req, res, 503, JSON_TYPE, '{"id":"service_unavailable","message":"busy"}');
+  }
+  send(req, res, 404, JSON_TYPE, NOT_FOUND);
+}
+
+/** The removal consumer: XREADGROUP on its own blocking connection, each job carried out at its due time. */
+const blocking = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
+let stopping = false;
+let held = 0;
+async function removalLoop(): Promise<void> {
+  await blocking.connect();
+  const consumer = `baseline-${process.pid}`;
+  while (!stopping) {
+    try {
+      if (held >= 100) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        continue;
+      }
+      await redis.xgroup('CREATE', REMOVALS, REMOVAL_GROUP, '0', 'MKSTREAM').catch(() => {});
+      const reply = (await blocking.xreadgroup(
+        'GROUP',
+        REMOVAL_GROUP,
+        consumer,
+        'COUNT',
+        100 - held,
+        'BLOCK',
+        2000,
+        'STREAMS',
+        REMOVALS,
+        '>',
+      )) as Array<[string, Array<[string, string[]]>]> | null;
+      for (const [, entries] of reply ?? []) {
+        for (const [jobId, fields] of entries) {
+          const job = new Map<string, string>();
+          for (let i = 0; i + 1 < fields.length; i += 2)
+            job.set(fields[i] as string, fields[i + 1] as string);
+          held++;
+          setTimeout(
+            () => {
+              const key = `{usersvc}:app:${job.get('app')}:workers`;
+              redis
+                .eval(
+                  WORKER_COMPLETE_SCRIPT,
+                  2,
+                  key,
+                  REMOVALS,
+                  job.get('worker') as string,
+                  REMOVAL_GROUP,
+                  jobId,
+                )
+                .catch(() => {})
+                .finally(() => held--);
+            },
+            Math.max(0, Number(job.get('due')) - Date.now()),
+          );
+        }
+      }
+    } catch {
+      if (!stopping) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+removalLoop().catch(() => {});
+
 const ITEM = /^\/UserService\/users\/([^/]+)\/?$/;
 const COLLECTION = /^\/UserService\/users\/?$/;
 
@@ -220,7 +415,9 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse): Promi
     if (method === 'GET' || method === 'HEAD') return getUser(req, res, id);
     if (method === 'DELETE') return deleteUser(req, res, id);
   }
-  send(req, res, 404, JSON_TYPE, '{"id":"not_found","message":"no such resource"}');
+  const app = APP.exec(path);
+  if (app) return apps(req, res, app);
+  send(req, res, 404, JSON_TYPE, NOT_FOUND);
 }
 
 const server = http.createServer((req, res) => {
@@ -234,6 +431,8 @@ server.keepAliveTimeout = 5_000;
 server.listen(PORT, HOST, () => console.log(`baseline listening on http://${HOST}:${PORT}`));
 
 const stop = () => {
+  stopping = true;
+  blocking.disconnect();
   server.close();
   server.closeAllConnections();
   redis.disconnect();

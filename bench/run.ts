@@ -81,10 +81,43 @@ interface Scenario {
   title: string;
   /** Users seeded before each run (ids 1..n). */
   seed: number;
+  /** Further data stored after the users. */
+  seedMore?: (redis: Redis) => Promise<void>;
   /** Requests for one run; called afresh per run so counters restart. */
   requests(): autocannon.Request[];
   /** Only run when the server answers this probe with a status below 404 (resources still being built). */
   needs?: string;
+}
+
+const BENCH_APP = 'bench-app';
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const WORKERS_SEEDED = 150_000;
+/** A deterministic lower-case UUID v4 for seeded worker n. */
+const workerId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/** Workers 1..n of the bench app, up, in the stored form of server/src/apps/keys.ts; and the removal group. */
+async function seedWorkers(redis: Redis, count: number): Promise<void> {
+  const at = '2026-01-01T12:00:00.000Z';
+  const stored = JSON.stringify({
+    command: 'sleep 1000',
+    size: 'standard',
+    state: 'up',
+    created_at: at,
+    updated_at: at,
+  });
+  const pipeline = redis.pipeline();
+  for (let start = 1; start <= count; start += 2000) {
+    const args: string[] = [];
+    for (let i = start; i < Math.min(start + 2000, count + 1); i++) args.push(workerId(i), stored);
+    pipeline.hset(`{usersvc}:app:${BENCH_APP}:workers`, ...args);
+  }
+  pipeline.xgroup('CREATE', '{usersvc}:worker-removals', 'worker-removers', '0', 'MKSTREAM');
+  await pipeline.exec();
+}
+
+/** After a FLUSHALL the removal runners' consumer group is gone: create it again (as they would). */
+async function seedRemovalGroup(redis: Redis): Promise<void> {
+  await redis.xgroup('CREATE', '{usersvc}:worker-removals', 'worker-removers', '0', 'MKSTREAM');
 }
 
 const SCENARIOS: Scenario[] = [
@@ -105,7 +138,7 @@ const SCENARIOS: Scenario[] = [
   ...[1, 1000, 10_000].map(
     (size): Scenario => ({
       id: `list-${size}`,
-      title: `GET /UserService/users (${size.toLocaleString('en')} users)`,
+      title: `GET /UserService/users (${size.toLocaleString('en')} user${size === 1 ? '' : 's'})`,
       seed: size,
       requests: () => [{ method: 'GET', path: '/UserService/users' }],
     }),
@@ -199,6 +232,54 @@ const SCENARIOS: Scenario[] = [
       ];
     },
   },
+  {
+    id: 'domain-create-delete',
+    title: 'domain POST (201) then DELETE (200), alternating',
+    seed: 1,
+    seedMore: seedRemovalGroup,
+    requests() {
+      let n = 0;
+      return [
+        {
+          method: 'POST',
+          path: `/apps/${BENCH_APP}/domains`,
+          headers: JSON_HEADERS,
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ hostname: `host-${n++}.bench.example.com` }),
+          }),
+          onResponse: (status, body, context) => {
+            (context as { id?: string }).id =
+              status === 201 ? (JSON.parse(body) as { id: string }).id : 'missing';
+          },
+        },
+        {
+          method: 'DELETE',
+          setupRequest: (req, context) => ({
+            ...req,
+            path: `/apps/${BENCH_APP}/domains/${(context as { id?: string }).id}`,
+            body: undefined,
+            headers: {},
+          }),
+        },
+      ];
+    },
+  },
+  {
+    id: 'worker-delete',
+    title: 'worker DELETE (202 {}, removal job 1 s later)',
+    seed: 1,
+    seedMore: (redis) => seedWorkers(redis, WORKERS_SEEDED),
+    requests() {
+      let n = 1;
+      return [
+        {
+          method: 'DELETE',
+          setupRequest: (req) => ({ ...req, path: `/apps/${BENCH_APP}/workers/${workerId(n++)}` }),
+        },
+      ];
+    },
+  },
 ];
 
 // ---------------------------------------------------------------- running
@@ -257,8 +338,13 @@ function cannon(url: string, requests: autocannon.Request[], seconds: number): P
   });
 }
 
-async function runOnce(target: Target, scenario: Scenario, seconds: number): Promise<RunFigures> {
+async function seed(target: Target, scenario: Scenario): Promise<void> {
   await seedUsers(target.client, scenario.seed);
+  await scenario.seedMore?.(target.client);
+}
+
+async function runOnce(target: Target, scenario: Scenario, seconds: number): Promise<RunFigures> {
+  await seed(target, scenario);
   skipBodies = scenario.id === 'head-list';
   const result = await cannon(target.node.url, scenario.requests(), seconds).finally(() => {
     skipBodies = false;
@@ -329,22 +415,39 @@ const PROBES: Probe[] = [
   { method: 'DELETE', path: '/UserService/users/2' },
   { method: 'DELETE', path: '/UserService/users/2' },
   { method: 'GET', path: '/UserService/users' },
+  { method: 'POST', path: `/apps/${BENCH_APP}/domains`, body: '{"hostname":"WWW.Example.com"}' },
+  { method: 'DELETE', path: `/apps/${BENCH_APP}/domains/{last}` },
+  { method: 'DELETE', path: `/apps/${BENCH_APP}/domains/{last}` },
+  { method: 'POST', path: `/apps/${BENCH_APP}/workers`, body: '{"command":"run --fast"}' },
+  { method: 'DELETE', path: `/apps/${BENCH_APP}/workers/{last}` },
+  { method: 'DELETE', path: `/apps/${BENCH_APP}/workers/{last}` },
 ];
+
+/** Generated ids and timestamps differ between the two servers by nature: compared as placeholders. */
+const mask = (text: string) =>
+  text
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>');
 
 async function probeAll(target: Target): Promise<string[]> {
   await seedUsers(target.client, 10);
+  await seedRemovalGroup(target.client);
   const out: string[] = [];
+  let last = '';
   for (const probe of PROBES) {
-    const res = await fetch(target.node.url + probe.path, {
+    const json = probe.path.startsWith('/apps/');
+    const res = await fetch(target.node.url + probe.path.replace('{last}', last), {
       method: probe.method,
-      headers: { 'Request-Id': 'bench-sanity', ...(probe.body ? FORM : {}) },
+      headers: { 'Request-Id': 'bench-sanity', ...(probe.body ? (json ? JSON_HEADERS : FORM) : {}) },
       body: probe.body,
       signal: AbortSignal.timeout(5000),
     });
-    const headers = ['content-type', 'content-length', 'request-id', 'x-content-type-options']
+    const headers = ['content-type', 'content-length', 'request-id', 'x-content-type-options', 'location']
       .map((name) => `${name}: ${res.headers.get(name)}`)
       .join('\n');
-    out.push(`${probe.method} ${probe.path} -> ${res.status}\n${headers}\n\n${await res.text()}`);
+    const body = await res.text();
+    if (res.status === 201) last = (JSON.parse(body) as { id: string }).id;
+    out.push(mask(`${probe.method} ${probe.path} -> ${res.status}\n${headers}\n\n${body}`));
   }
   return out;
 }

@@ -24,6 +24,18 @@ function toXmlJsText(text: string): string {
   return text.replace(/&/g, '&amp;');
 }
 
+const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
+const NEEDS_ESCAPE = /[&<>\r]/;
+const ESCAPED = /[&<>\r]/g;
+
+/**
+ * Element text exactly as `xmlElement` writes it (`&`, `<`, `>` escaped, CR as `&#13;`), without
+ * building an xml-js tree: the hot paths (a user, a list of users) render with this.
+ */
+export function escapeXmlText(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, (ch) => TEXT_ESCAPES[ch] as string) : text;
+}
+
 const JS2XML_OPTIONS = {
   compact: true,
   fullTagEmptyElement: false,

@@ -56,13 +56,35 @@ export class UserStore {
     });
   }
 
+  /**
+   * Decoded users of the last list, by id, with the stored value they were decoded from. A user whose
+   * stored value is unchanged is handed out again as the same frozen object (no JSON.parse, and the
+   * renderer reuses its element); the map holds exactly the users of the last list, so it does not
+   * grow with requests. Every list still reads the whole hash from Redis, so changes made by any
+   * server instance (or anyone else) are seen at once.
+   */
+  private listed = new Map<string, { value: string; user: User }>();
+
   /** All users, ascending by id. */
   async listUsers(): Promise<User[]> {
     await this.ensureInitialised();
     const all = await this.redis.hgetall(USER_KEYS.users);
-    return Object.entries(all)
-      .map(([id, value]) => decode(id, value))
-      .sort((a, b) => a.id - b.id);
+    const previous = this.listed;
+    const current = new Map<string, { value: string; user: User }>();
+    const users: User[] = [];
+    for (const id in all) {
+      const value = all[id] as string;
+      const known = previous.get(id);
+      const entry =
+        known !== undefined && known.value === value
+          ? known
+          : { value, user: Object.freeze(decode(id, value)) };
+      current.set(id, entry);
+      users.push(entry.user);
+    }
+    this.listed = current;
+    // Integer-like keys mostly come back in ascending order already: the sort is then a single pass.
+    return users.sort((a, b) => a.id - b.id);
   }
 
   async getUser(id: number): Promise<User | undefined> {
