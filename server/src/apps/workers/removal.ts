@@ -25,6 +25,8 @@ export interface RemovalRunnerOptions {
   maxInFlight?: number;
   /** Unique per runner; generated when not given. */
   consumer?: string;
+  /** Consumers of past runs idle this long with nothing pending are removed from the group. */
+  forgetConsumersAfterMs?: number;
 }
 
 interface Held {
@@ -43,6 +45,22 @@ const LEAVE_GROUP_SCRIPT = `
 if #redis.call('XPENDING', KEYS[1], ARGV[1], '-', '+', 1, ARGV[2]) > 0 then return 0 end
 redis.call('XGROUP', 'DELCONSUMER', KEYS[1], ARGV[1], ARGV[2])
 return 1`;
+/**
+ * Removes from the group the consumers (other than the caller) that hold nothing and have not read
+ * for ARGV[3] ms: past runs that were handed back or crashed. Atomic, so no job is dropped with them.
+ * KEYS stream; ARGV group, own consumer, idle ms.
+ */
+const FORGET_CONSUMERS_SCRIPT = `
+local removed = 0
+for _, consumer in ipairs(redis.call('XINFO', 'CONSUMERS', KEYS[1], ARGV[1])) do
+  local info = {}
+  for i = 1, #consumer, 2 do info[consumer[i]] = consumer[i + 1] end
+  if info.name ~= ARGV[2] and info.pending == 0 and info.idle >= tonumber(ARGV[3]) then
+    redis.call('XGROUP', 'DELCONSUMER', KEYS[1], ARGV[1], info.name)
+    removed = removed + 1
+  end
+end
+return removed`;
 
 /**
  * Carries out worker removals from the Redis Stream `{usersvc}:worker-removals` as a member of the
@@ -60,6 +78,8 @@ export class RemovalRunner {
   readonly consumer: string;
   /** Workers this runner removed (each counted once across all instances). */
   removed = 0;
+  /** Jobs this runner carried out that found the worker already removed (by another consumer). */
+  alreadyDone = 0;
 
   private readonly redis: Redis;
   private readonly blocking: Redis;
@@ -69,6 +89,7 @@ export class RemovalRunner {
   private readonly claimIntervalMs: number;
   private readonly blockMs: number;
   private readonly maxInFlight: number;
+  private readonly forgetConsumersAfterMs: number;
 
   private readonly held = new Map<string, Held>();
   private readonly running = new Set<Promise<void>>();
@@ -86,6 +107,7 @@ export class RemovalRunner {
     this.claimIntervalMs = options.claimIntervalMs ?? 1_000;
     this.blockMs = options.blockMs ?? 2_000;
     this.maxInFlight = options.maxInFlight ?? 100;
+    this.forgetConsumersAfterMs = options.forgetConsumersAfterMs ?? 3_600_000;
     this.consumer = options.consumer ?? `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
     // No command timeout on this connection (a blocked XREADGROUP is not a slow command); ioredis'
     // blocking timeout still ends a read whose connection silently died.
@@ -159,6 +181,14 @@ export class RemovalRunner {
       try {
         await this.ensureGroup();
         await this.claimIdleJobs();
+        await this.redis.eval(
+          FORGET_CONSUMERS_SCRIPT,
+          1,
+          APP_KEYS.removals,
+          REMOVAL_GROUP,
+          this.consumer,
+          this.forgetConsumersAfterMs,
+        );
       } catch (err) {
         if (!this.stopping) this.onError(err, 'claiming idle removal jobs failed');
       }
@@ -233,6 +263,9 @@ export class RemovalRunner {
             { jobId: job.jobId, appId: job.appId, workerId: job.workerId, consumer: this.consumer },
             'worker removed',
           );
+        } else {
+          this.alreadyDone++;
+          this.logger.debug({ jobId: job.jobId, consumer: this.consumer }, 'worker removal already carried out');
         }
       } catch (err) {
         if (this.stopping) return; // still pending in Redis: handed back on stop
