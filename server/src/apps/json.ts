@@ -38,7 +38,11 @@ export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> 
  * silently and the change would not be the one the client meant. Read-only fields of the resource
  * (`id`, `created_at`, …) are refused the same way, with a message saying so.
  */
-export function rejectUnknownFields(body: JsonObject, allowed: readonly string[], readOnly: readonly string[]): void {
+export function rejectUnknownFields(
+  body: JsonObject,
+  allowed: readonly string[],
+  readOnly: readonly string[],
+): void {
   for (const name of Object.keys(body)) {
     if (allowed.includes(name)) continue;
     const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;

@@ -7,14 +7,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** An app is a namespace: any 1-100 characters of `[A-Za-z0-9._-]`; anything else names nothing (404). */
 export function parseAppId(raw: unknown): string {
   const value = String(raw ?? '');
-  if (!APP_ID.test(value)) throw new NotFoundError('no such app: an app id is 1-100 characters of A-Z a-z 0-9 . _ -');
+  if (!APP_ID.test(value))
+    throw new NotFoundError('no such app: an app id is 1-100 characters of A-Z a-z 0-9 . _ -');
   return value;
 }
 
 /** A resource id from the path: a UUID (matched case-insensitively, stored lower-case); else 404. */
 export function parseResourceId(raw: unknown, kind: string): string {
   const value = String(raw ?? '').toLowerCase();
-  if (!UUID.test(value)) throw new NotFoundError(`no ${kind} has the id ${JSON.stringify(String(raw ?? '').slice(0, 60))}`);
+  if (!UUID.test(value))
+    throw new NotFoundError(`no ${kind} has the id ${JSON.stringify(String(raw ?? '').slice(0, 60))}`);
   return value;
 }
 

@@ -35,7 +35,7 @@ describe('apps: domains /apps/{app_id}/domains', () => {
     expect(got.text).to.equal(answer.text);
   });
 
-  it('GET lists the app\'s domains oldest first; an app never used has an empty list', async () => {
+  it("GET lists the app's domains oldest first; an app never used has an empty list", async () => {
     const a = await create('listing', 'a.example.com');
     const b = await create('listing', 'b.example.com');
     const c = await create('listing', 'c.example.com');
@@ -43,7 +43,9 @@ describe('apps: domains /apps/{app_id}/domains', () => {
     const list = await call(url, 'GET', '/apps/listing/domains');
     expectJson(list, 200);
     // Oldest first; domains created within the same millisecond are ordered by id.
-    const expected = [a, b, c].sort((x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id));
+    const expected = [a, b, c].sort(
+      (x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id),
+    );
     expect(list.body).to.deep.equal(expected);
 
     const empty = await call(url, 'GET', '/apps/never-used/domains');
@@ -64,7 +66,12 @@ describe('apps: domains /apps/{app_id}/domains', () => {
   it('PATCH changes the hostname: 200, the full domain, created_at kept, updated_at strictly later each time', async () => {
     const d = await create('patch', 'old.example.com');
     let previous = d;
-    for (const hostname of ['New.Example.com', 'newer.example.com', 'newer.example.com', 'last.example.com']) {
+    for (const hostname of [
+      'New.Example.com',
+      'newer.example.com',
+      'newer.example.com',
+      'last.example.com',
+    ]) {
       const before = Date.now();
       const answer = await call(url, 'PATCH', `/apps/patch/domains/${d.id}`, { hostname });
       const after = Date.now();
@@ -85,11 +92,15 @@ describe('apps: domains /apps/{app_id}/domains', () => {
   it('PATCH frees the old hostname and cannot take one another domain of the app uses (409)', async () => {
     const first = await create('rename', 'one.example.com');
     const second = await create('rename', 'two.example.com');
-    const taken = await call(url, 'PATCH', `/apps/rename/domains/${second.id}`, { hostname: 'ONE.example.com' });
+    const taken = await call(url, 'PATCH', `/apps/rename/domains/${second.id}`, {
+      hostname: 'ONE.example.com',
+    });
     expectError(taken, 409, 'conflict');
     expect((await call(url, 'GET', `/apps/rename/domains/${second.id}`)).body).to.deep.equal(second);
 
-    const moved = await call(url, 'PATCH', `/apps/rename/domains/${first.id}`, { hostname: 'three.example.com' });
+    const moved = await call(url, 'PATCH', `/apps/rename/domains/${first.id}`, {
+      hostname: 'three.example.com',
+    });
     expectJson(moved, 200);
     const reused = await create('rename', 'one.example.com');
     expect(reused.id).to.not.equal(first.id);
@@ -106,7 +117,9 @@ describe('apps: domains /apps/{app_id}/domains', () => {
 
   it('of 20 concurrent POSTs of one hostname exactly one is created', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => call(url, 'POST', '/apps/race/domains', { hostname: 'race.example.com' })),
+      Array.from({ length: 20 }, () =>
+        call(url, 'POST', '/apps/race/domains', { hostname: 'race.example.com' }),
+      ),
     );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 201)).to.have.length(1);
@@ -123,7 +136,11 @@ describe('apps: domains /apps/{app_id}/domains', () => {
     expect(Object.keys(removed.body)).to.deep.equal(['id', 'hostname', 'created_at', 'updated_at']);
 
     expectError(await call(url, 'GET', `/apps/del/domains/${d.id}`), 404, 'not_found');
-    expectError(await call(url, 'PATCH', `/apps/del/domains/${d.id}`, { hostname: 'x.example.com' }), 404, 'not_found');
+    expectError(
+      await call(url, 'PATCH', `/apps/del/domains/${d.id}`, { hostname: 'x.example.com' }),
+      404,
+      'not_found',
+    );
     expectError(await call(url, 'DELETE', `/apps/del/domains/${d.id}`), 404, 'not_found');
     expect((await call(url, 'GET', '/apps/del/domains')).text).to.equal('[]');
     await create('del', 'going.example.com');
@@ -136,7 +153,11 @@ describe('apps: domains /apps/{app_id}/domains', () => {
     expect((await call(url, 'GET', `/apps/own/domains/${d.id.toUpperCase()}`)).body).to.deep.equal(d);
     for (const id of ['nope', '123', `${d.id}0`, '00000000-0000-4000-8000-000000000000']) {
       expectError(await call(url, 'GET', `/apps/own/domains/${id}`), 404, 'not_found');
-      expectError(await call(url, 'PATCH', `/apps/own/domains/${id}`, { hostname: 'a.example.com' }), 404, 'not_found');
+      expectError(
+        await call(url, 'PATCH', `/apps/own/domains/${id}`, { hostname: 'a.example.com' }),
+        404,
+        'not_found',
+      );
       expectError(await call(url, 'DELETE', `/apps/own/domains/${id}`), 404, 'not_found');
     }
   });
@@ -144,10 +165,41 @@ describe('apps: domains /apps/{app_id}/domains', () => {
   describe('hostname validation (RFC 1123, at most 253 characters)', () => {
     const label63 = 'a'.repeat(63);
     const longest = [label63, label63, label63, 'a'.repeat(61)].join('.'); // 253 characters
-    const valid = ['localhost', 'a.b', 'x1.example.com', 'a-b--c.example', '1password.com', 'xn--bcher-kva.example', `${label63}.com`, longest];
+    const valid = [
+      'localhost',
+      'a.b',
+      'x1.example.com',
+      'a-b--c.example',
+      '1password.com',
+      'xn--bcher-kva.example',
+      `${label63}.com`,
+      longest,
+    ];
     const invalid: unknown[] = [
-      '', ' ', ' a.com', 'a.com ', '-a.com', 'a-.com', 'a..com', '.a.com', 'a.com.', 'a_b.com', 'a b.com', 'bücher.de',
-      '1.2.3.4', 'example.123', `${'a'.repeat(64)}.com`, `${longest}a`, `${longest}.a`, 'a/b', 'a:80', 42, null, true, ['a.com'], { h: 'a.com' },
+      '',
+      ' ',
+      ' a.com',
+      'a.com ',
+      '-a.com',
+      'a-.com',
+      'a..com',
+      '.a.com',
+      'a.com.',
+      'a_b.com',
+      'a b.com',
+      'bücher.de',
+      '1.2.3.4',
+      'example.123',
+      `${'a'.repeat(64)}.com`,
+      `${longest}a`,
+      `${longest}.a`,
+      'a/b',
+      'a:80',
+      42,
+      null,
+      true,
+      ['a.com'],
+      { h: 'a.com' },
     ];
 
     it('accepts valid host names, stored lower-case', async () => {
@@ -161,7 +213,12 @@ describe('apps: domains /apps/{app_id}/domains', () => {
     it('refuses anything else with 422 naming the field, on POST and PATCH, and changes nothing', async () => {
       const d = await create('invalid', 'keep.example.com');
       for (const hostname of invalid) {
-        expectError(await call(url, 'POST', '/apps/invalid/domains', { hostname }), 422, 'invalid_params', 'hostname');
+        expectError(
+          await call(url, 'POST', '/apps/invalid/domains', { hostname }),
+          422,
+          'invalid_params',
+          'hostname',
+        );
         expectError(
           await call(url, 'PATCH', `/apps/invalid/domains/${d.id}`, { hostname }),
           422,
@@ -175,7 +232,12 @@ describe('apps: domains /apps/{app_id}/domains', () => {
     it('a missing hostname is 422 naming it', async () => {
       const d = await create('missing', 'keep.example.com');
       expectError(await call(url, 'POST', '/apps/missing/domains', {}), 422, 'invalid_params', 'hostname');
-      expectError(await call(url, 'PATCH', `/apps/missing/domains/${d.id}`, {}), 422, 'invalid_params', 'hostname');
+      expectError(
+        await call(url, 'PATCH', `/apps/missing/domains/${d.id}`, {}),
+        422,
+        'invalid_params',
+        'hostname',
+      );
     });
   });
 });

@@ -11,6 +11,7 @@ export interface Answer {
   headers: Headers;
   text: string;
   /** The parsed body (undefined when it is not JSON). */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON answers field by field
   body: any;
 }
 
@@ -73,11 +74,17 @@ export function expectTimestamp(value: unknown, from: number, to: number): numbe
 }
 
 /** Polls `check` until it returns true, failing after `timeoutMs`. */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 5_000, everyMs = 25): Promise<number> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 5_000,
+  everyMs = 25,
+): Promise<number> {
   const start = Date.now();
   for (;;) {
     if (await check()) return Date.now() - start;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() - start > timeoutMs)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }

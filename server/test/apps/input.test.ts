@@ -5,21 +5,18 @@ import { call, expectError, expectJson } from './helpers.ts';
 describe('apps: request bodies, app ids and errors', () => {
   let svc: TestService;
   let url: string;
-  before(async () => {
-    svc = await startTestService();
-    url = svc.url;
-  });
-  after(() => svc.close());
-
-  /** One existing domain and worker, so PATCH reaches body checks. */
   let domainPath: string;
   let workerPath: string;
   before(async () => {
+    svc = await startTestService();
+    url = svc.url;
+    // One existing domain and worker, so that PATCH reaches the body checks.
     const d = await call(url, 'POST', '/apps/input/domains', { hostname: 'input.example.com' });
     const w = await call(url, 'POST', '/apps/input/workers', { command: 'run' });
     domainPath = `/apps/input/domains/${d.body.id}`;
     workerPath = `/apps/input/workers/${w.body.id}`;
   });
+  after(() => svc.close());
   const writes = () => [
     ['POST', '/apps/input/domains'],
     ['PATCH', domainPath],
@@ -29,17 +26,41 @@ describe('apps: request bodies, app ids and errors', () => {
 
   it('a Content-Type other than application/json (UTF-8) is 415', async () => {
     for (const [method, path] of writes()) {
-      for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/json;charset=iso-8859-1', 'application/jsonx']) {
-        expectError(await call(url, method!, path!, { raw: '{"hostname":"a.com","command":"x","size":"small"}', type }), 415, 'unsupported_media_type');
+      for (const type of [
+        undefined,
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json;charset=iso-8859-1',
+        'application/jsonx',
+      ]) {
+        expectError(
+          await call(url, method!, path!, { raw: '{"hostname":"a.com","command":"x","size":"small"}', type }),
+          415,
+          'unsupported_media_type',
+        );
       }
     }
     // Parameters and case are fine.
-    const ok = await call(url, 'POST', '/apps/input/workers', { raw: '{"command":"x"}', type: 'Application/JSON; charset="UTF-8"' });
+    const ok = await call(url, 'POST', '/apps/input/workers', {
+      raw: '{"command":"x"}',
+      type: 'Application/JSON; charset="UTF-8"',
+    });
     expectJson(ok, 201);
   });
 
   it('a body that is not a JSON object is 400', async () => {
-    const bodies: Array<string | Uint8Array> = ['', '{', '{"hostname":', 'nul', '[]', '"a.com"', '42', 'null', '{"a":1}x', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])];
+    const bodies: Array<string | Uint8Array> = [
+      '',
+      '{',
+      '{"hostname":',
+      'nul',
+      '[]',
+      '"a.com"',
+      '42',
+      'null',
+      '{"a":1}x',
+      new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+    ];
     for (const [method, path] of writes()) {
       for (const raw of bodies) {
         expectError(await call(url, method!, path!, { raw, type: 'application/json' }), 400, 'bad_request');
@@ -49,23 +70,67 @@ describe('apps: request bodies, app ids and errors', () => {
 
   it('a body over 64 KiB is 413', async () => {
     const raw = JSON.stringify({ hostname: 'a.com', pad: 'x'.repeat(70 * 1024) });
-    expectError(await call(url, 'POST', '/apps/input/domains', { raw, type: 'application/json' }), 413, 'payload_too_large');
+    expectError(
+      await call(url, 'POST', '/apps/input/domains', { raw, type: 'application/json' }),
+      413,
+      'payload_too_large',
+    );
   });
 
   it('unknown fields are refused with 422 naming the field, and nothing changes', async () => {
     const before = (await call(url, 'GET', '/apps/input/domains')).text;
-    expectError(await call(url, 'POST', '/apps/input/domains', { hostname: 'b.example.com', hostnme: 'x' }), 422, 'invalid_params', 'hostnme');
-    expectError(await call(url, 'PATCH', domainPath, { hostname: 'b.example.com', extra: null }), 422, 'invalid_params', 'extra');
-    expectError(await call(url, 'POST', '/apps/input/workers', { command: 'x', sise: 'large' }), 422, 'invalid_params', 'sise');
-    expectError(await call(url, 'PATCH', workerPath, { size: 'large', foo: 1 }), 422, 'invalid_params', 'foo');
+    expectError(
+      await call(url, 'POST', '/apps/input/domains', { hostname: 'b.example.com', hostnme: 'x' }),
+      422,
+      'invalid_params',
+      'hostnme',
+    );
+    expectError(
+      await call(url, 'PATCH', domainPath, { hostname: 'b.example.com', extra: null }),
+      422,
+      'invalid_params',
+      'extra',
+    );
+    expectError(
+      await call(url, 'POST', '/apps/input/workers', { command: 'x', sise: 'large' }),
+      422,
+      'invalid_params',
+      'sise',
+    );
+    expectError(
+      await call(url, 'PATCH', workerPath, { size: 'large', foo: 1 }),
+      422,
+      'invalid_params',
+      'foo',
+    );
     expect((await call(url, 'GET', '/apps/input/domains')).text).to.equal(before);
   });
 
   it('read-only fields (id, created_at, updated_at, state) are refused with 422 naming the field', async () => {
-    expectError(await call(url, 'POST', '/apps/input/domains', { hostname: 'c.example.com', id: 'x' }), 422, 'invalid_params', 'id');
-    expectError(await call(url, 'PATCH', domainPath, { hostname: 'c.example.com', created_at: 'x' }), 422, 'invalid_params', 'created_at');
-    expectError(await call(url, 'POST', '/apps/input/workers', { command: 'x', state: 'up' }), 422, 'invalid_params', 'state');
-    expectError(await call(url, 'PATCH', workerPath, { size: 'large', updated_at: 'x' }), 422, 'invalid_params', 'updated_at');
+    expectError(
+      await call(url, 'POST', '/apps/input/domains', { hostname: 'c.example.com', id: 'x' }),
+      422,
+      'invalid_params',
+      'id',
+    );
+    expectError(
+      await call(url, 'PATCH', domainPath, { hostname: 'c.example.com', created_at: 'x' }),
+      422,
+      'invalid_params',
+      'created_at',
+    );
+    expectError(
+      await call(url, 'POST', '/apps/input/workers', { command: 'x', state: 'up' }),
+      422,
+      'invalid_params',
+      'state',
+    );
+    expectError(
+      await call(url, 'PATCH', workerPath, { size: 'large', updated_at: 'x' }),
+      422,
+      'invalid_params',
+      'updated_at',
+    );
   });
 
   it('app_id is 1-100 characters of [A-Za-z0-9._-]; anything else is 404', async () => {

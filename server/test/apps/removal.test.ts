@@ -26,8 +26,18 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
     await testRedis.stop();
   });
 
-  const runner = (store: WorkerStore, options: Partial<ConstructorParameters<typeof RemovalRunner>[0]> = {}) => {
-    const created = new RemovalRunner({ redis, target: { url: testRedis.url }, store, logger, stopGraceMs: 0, ...options });
+  const runner = (
+    store: WorkerStore,
+    options: Partial<ConstructorParameters<typeof RemovalRunner>[0]> = {},
+  ) => {
+    const created = new RemovalRunner({
+      redis,
+      target: { url: testRedis.url },
+      store,
+      logger,
+      stopGraceMs: 0,
+      ...options,
+    });
     runners.push(created);
     return created;
   };
@@ -47,13 +57,26 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
     const [id] = await stoppingWorkers(store, 'crash', 1);
     // A consumer reads the job and dies without acknowledging it.
     await redis.xgroup('CREATE', APP_KEYS.removals, REMOVAL_GROUP, '0', 'MKSTREAM');
-    const read = await redis.xreadgroup('GROUP', REMOVAL_GROUP, 'crashed-consumer', 'COUNT', 10, 'STREAMS', APP_KEYS.removals, '>');
+    const read = await redis.xreadgroup(
+      'GROUP',
+      REMOVAL_GROUP,
+      'crashed-consumer',
+      'COUNT',
+      10,
+      'STREAMS',
+      APP_KEYS.removals,
+      '>',
+    );
     expect(read).to.have.length(1);
 
     const rescuer = runner(store, { claimIdleMs: 400, claimIntervalMs: 50 });
     const started = Date.now();
     rescuer.start();
-    await waitFor('the job to be taken over and carried out', async () => (await store.get('crash', id!)) === undefined, 5_000);
+    await waitFor(
+      'the job to be taken over and carried out',
+      async () => (await store.get('crash', id!)) === undefined,
+      5_000,
+    );
     expect(Date.now() - started).to.be.at.least(300); // not before the job was idle for claimIdleMs
     expect(rescuer.removed).to.equal(1);
     expect(await redis.xlen(APP_KEYS.removals)).to.equal(0);
@@ -103,12 +126,20 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
     const second = runner(store, { claimIdleMs: 30_000, claimIntervalMs: 50, forgetConsumersAfterMs: 100 });
     second.start();
     await waitFor('the job to be taken over', async () => second.holding === 1, 2_000);
-    const idle = (await redis.xpending(APP_KEYS.removals, REMOVAL_GROUP, '-', '+', 10)) as Array<[string, string, number, number]>;
+    const idle = (await redis.xpending(APP_KEYS.removals, REMOVAL_GROUP, '-', '+', 10)) as Array<
+      [string, string, number, number]
+    >;
     expect(idle.map(([, consumer]) => consumer)).to.deep.equal([second.consumer]);
     // The first consumer, holding nothing any more, is forgotten by the group.
     const consumerNames = async () =>
-      ((await redis.xinfo('CONSUMERS', APP_KEYS.removals, REMOVAL_GROUP)) as unknown[][]).map((c) => c[c.indexOf('name') + 1]);
-    await waitFor('the old consumer to be forgotten', async () => !(await consumerNames()).includes(first.consumer), 2_000);
+      ((await redis.xinfo('CONSUMERS', APP_KEYS.removals, REMOVAL_GROUP)) as unknown[][]).map(
+        (c) => c[c.indexOf('name') + 1],
+      );
+    await waitFor(
+      'the old consumer to be forgotten',
+      async () => !(await consumerNames()).includes(first.consumer),
+      2_000,
+    );
     expect(await consumerNames()).to.deep.equal([second.consumer]);
   });
 

@@ -3,14 +3,34 @@ import { Redis } from 'ioredis';
 import { APP_KEYS, REMOVAL_GROUP } from '../../src/apps/keys.ts';
 import { startTestRedis, type TestRedis } from '../support/redis.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { call, expectError, expectJson, expectTimestamp, JSON_TYPE, sleep, UUID_V4, waitFor } from './helpers.ts';
+import {
+  call,
+  expectError,
+  expectJson,
+  expectTimestamp,
+  JSON_TYPE,
+  sleep,
+  UUID_V4,
+  waitFor,
+} from './helpers.ts';
 
 const GRACE_MS = 200;
 const WORKER_FIELDS = ['id', 'command', 'size', 'state', 'created_at', 'updated_at'];
 
-type WorkerBody = { id: string; command: string; size: string; state: string; created_at: string; updated_at: string };
+type WorkerBody = {
+  id: string;
+  command: string;
+  size: string;
+  state: string;
+  created_at: string;
+  updated_at: string;
+};
 
-async function createWorker(url: string, app: string, body: Record<string, unknown> = { command: 'bin/work' }): Promise<WorkerBody> {
+async function createWorker(
+  url: string,
+  app: string,
+  body: Record<string, unknown> = { command: 'bin/work' },
+): Promise<WorkerBody> {
   const answer = await call(url, 'POST', `/apps/${app}/workers`, body);
   expectJson(answer, 201);
   return answer.body;
@@ -60,12 +80,14 @@ describe('apps: workers /apps/{app_id}/workers', () => {
     expect(sized).to.include({ size: 'large', state: 'up', command: 'python worker.py --queue=a' });
   });
 
-  it('GET lists the app\'s workers oldest first and returns one by id', async () => {
+  it("GET lists the app's workers oldest first and returns one by id", async () => {
     const a = await createWorker(url, 'list', { command: 'a' });
     const b = await createWorker(url, 'list', { command: 'b', size: 'small' });
     const list = await call(url, 'GET', '/apps/list/workers');
     expectJson(list, 200);
-    const expected = [a, b].sort((x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id));
+    const expected = [a, b].sort(
+      (x, y) => x.created_at.localeCompare(y.created_at) || x.id.localeCompare(y.id),
+    );
     expect(list.body).to.deep.equal(expected);
     const one = await call(url, 'GET', `/apps/list/workers/${b.id}`);
     expectJson(one, 200);
@@ -82,7 +104,13 @@ describe('apps: workers /apps/{app_id}/workers', () => {
       const answer = await call(url, 'PATCH', `/apps/resize/workers/${w.id}`, { size });
       expectJson(answer, 200);
       expect(Object.keys(answer.body)).to.deep.equal(WORKER_FIELDS);
-      expect(answer.body).to.include({ id: w.id, command: w.command, size, state: 'up', created_at: w.created_at });
+      expect(answer.body).to.include({
+        id: w.id,
+        command: w.command,
+        size,
+        state: 'up',
+        created_at: w.created_at,
+      });
       expectTimestamp(answer.body.updated_at, Date.parse(previous.updated_at) + 1, Date.now() + 5);
       previous = answer.body;
     }
@@ -119,7 +147,11 @@ describe('apps: workers /apps/{app_id}/workers', () => {
       expectError(await call(url, 'PATCH', `/apps/bad/workers/${w.id}`, body), 422, 'invalid_params', field);
     }
     expect((await call(url, 'GET', '/apps/bad/workers')).body).to.deep.equal([w]);
-    expectError(await call(url, 'PATCH', '/apps/bad/workers/00000000-0000-4000-8000-000000000000', { size: 'large' }), 404, 'not_found');
+    expectError(
+      await call(url, 'PATCH', '/apps/bad/workers/00000000-0000-4000-8000-000000000000', { size: 'large' }),
+      404,
+      'not_found',
+    );
   });
 
   it('DELETE is 202 `{}`; the worker is stopping at once, then removed after the grace period (404)', async () => {
@@ -131,7 +163,13 @@ describe('apps: workers /apps/{app_id}/workers', () => {
 
     const stopping = await call(url, 'GET', `/apps/stop/workers/${w.id}`);
     expectJson(stopping, 200);
-    expect(stopping.body).to.include({ id: w.id, state: 'stopping', command: w.command, size: w.size, created_at: w.created_at });
+    expect(stopping.body).to.include({
+      id: w.id,
+      state: 'stopping',
+      command: w.command,
+      size: w.size,
+      created_at: w.created_at,
+    });
     expect(Date.parse(stopping.body.updated_at)).to.be.greaterThan(Date.parse(w.updated_at));
     expect((await call(url, 'GET', '/apps/stop/workers')).body).to.deep.equal([stopping.body]);
     expect(await jobsEnqueued(redis)).to.equal(enqueuedBefore + 1);
@@ -139,19 +177,31 @@ describe('apps: workers /apps/{app_id}/workers', () => {
     // A stopping worker can no longer be resized.
     expectError(await call(url, 'PATCH', `/apps/stop/workers/${w.id}`, { size: 'large' }), 409, 'conflict');
 
-    await waitFor('the worker to be removed', async () => (await call(url, 'GET', `/apps/stop/workers/${w.id}`)).status === 404, 5_000);
+    await waitFor(
+      'the worker to be removed',
+      async () => (await call(url, 'GET', `/apps/stop/workers/${w.id}`)).status === 404,
+      5_000,
+    );
     expect(Date.now() - acceptedAt).to.be.at.least(GRACE_MS - 20);
     expectError(await call(url, 'GET', `/apps/stop/workers/${w.id}`), 404, 'not_found');
     expect((await call(url, 'GET', '/apps/stop/workers')).text).to.equal('[]');
     expectError(await call(url, 'DELETE', `/apps/stop/workers/${w.id}`), 404, 'not_found');
     // The job is acknowledged and dropped from the stream.
-    await waitFor('the job to leave the stream', async () => (await redis.xlen(APP_KEYS.removals)) === 0, 2_000);
+    await waitFor(
+      'the job to leave the stream',
+      async () => (await redis.xlen(APP_KEYS.removals)) === 0,
+      2_000,
+    );
     const pending = (await redis.xpending(APP_KEYS.removals, REMOVAL_GROUP)) as unknown[];
     expect(pending[0]).to.equal(0);
   });
 
   it('DELETE of an unknown worker is 404', async () => {
-    expectError(await call(url, 'DELETE', '/apps/stop/workers/00000000-0000-4000-8000-000000000000'), 404, 'not_found');
+    expectError(
+      await call(url, 'DELETE', '/apps/stop/workers/00000000-0000-4000-8000-000000000000'),
+      404,
+      'not_found',
+    );
     expectError(await call(url, 'DELETE', '/apps/stop/workers/zzz'), 404, 'not_found');
   });
 
@@ -167,10 +217,16 @@ describe('apps: workers /apps/{app_id}/workers', () => {
     if (after.status === 200) expect(after.body).to.deep.equal(stopping);
 
     const v = await createWorker(url, 'twice');
-    const answers = await Promise.all(Array.from({ length: 10 }, () => call(url, 'DELETE', `/apps/twice/workers/${v.id}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => call(url, 'DELETE', `/apps/twice/workers/${v.id}`)),
+    );
     for (const answer of answers) expectAccepted(answer);
     expect(await jobsEnqueued(redis)).to.equal(before + 2);
-    await waitFor('both workers to be removed', async () => (await call(url, 'GET', '/apps/twice/workers')).text === '[]', 5_000);
+    await waitFor(
+      'both workers to be removed',
+      async () => (await call(url, 'GET', '/apps/twice/workers')).text === '[]',
+      5_000,
+    );
   });
 });
 
@@ -200,7 +256,11 @@ describe('apps: worker removal across restarts and instances', () => {
       const still = await call(svc.url, 'GET', `/apps/restart/workers/${w.id}`);
       expectJson(still, 200);
       expect(still.body.state).to.equal('stopping');
-      await waitFor('the restarted server to remove the worker', async () => (await call(svc.url, 'GET', `/apps/restart/workers/${w.id}`)).status === 404, grace + 3_000);
+      await waitFor(
+        'the restarted server to remove the worker',
+        async () => (await call(svc.url, 'GET', `/apps/restart/workers/${w.id}`)).status === 404,
+        grace + 3_000,
+      );
       expect(second.removed).to.equal(1);
       expect(await redis.xlen(APP_KEYS.removals)).to.equal(0);
     } finally {
@@ -214,13 +274,18 @@ describe('apps: worker removal across restarts and instances', () => {
     try {
       const total = 40;
       const workers: WorkerBody[] = [];
-      for (let i = 0; i < total; i++) workers.push(await createWorker(i % 2 ? a.url : b.url, 'pair', { command: `job ${i}` }));
+      for (let i = 0; i < total; i++)
+        workers.push(await createWorker(i % 2 ? a.url : b.url, 'pair', { command: `job ${i}` }));
       const before = await jobsEnqueued(redis).catch(() => 0);
       for (const [i, w] of workers.entries()) {
         expectAccepted(await call(i % 2 ? b.url : a.url, 'DELETE', `/apps/pair/workers/${w.id}`));
       }
       expect(await jobsEnqueued(redis)).to.equal(before + total);
-      await waitFor('every worker to be removed', async () => (await call(a.url, 'GET', '/apps/pair/workers')).text === '[]', 10_000);
+      await waitFor(
+        'every worker to be removed',
+        async () => (await call(a.url, 'GET', '/apps/pair/workers')).text === '[]',
+        10_000,
+      );
       await sleep(GRACE_MS); // a duplicate execution, if any, would happen now
       const byA = a.service.workerRemovals.removed;
       const byB = b.service.workerRemovals.removed;

@@ -91,7 +91,7 @@ export class DomainStore {
   async update(appId: string, id: string, hostname: string): Promise<Domain | undefined> {
     const keys = [APP_KEYS.domains(appId), APP_KEYS.hostnames(appId)];
     for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
-      const expected = await this.redis.hget(keys[0]!, id);
+      const expected = await this.redis.hget(APP_KEYS.domains(appId), id);
       if (expected === null) return undefined;
       const current = decode(id, expected);
       const next: Domain = { ...current, hostname, updated_at: timestamp(current.updated_at) };
@@ -115,7 +115,13 @@ export class DomainStore {
 
   /** Removes the domain; returns it as it was just before, or undefined when it did not exist. */
   async remove(appId: string, id: string): Promise<Domain | undefined> {
-    const removed = await this.redis.eval(DELETE_SCRIPT, 2, APP_KEYS.domains(appId), APP_KEYS.hostnames(appId), id);
+    const removed = await this.redis.eval(
+      DELETE_SCRIPT,
+      2,
+      APP_KEYS.domains(appId),
+      APP_KEYS.hostnames(appId),
+      id,
+    );
     return typeof removed === 'string' ? decode(id, removed) : undefined;
   }
 }

@@ -19,8 +19,14 @@ export interface Worker {
 
 export const COMMAND_MAX = 1000;
 const READ_ONLY = ['id', 'state', 'created_at', 'updated_at'] as const;
-// C0 controls other than tab, DEL, C1 controls.
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
+/** C0 controls other than tab, DEL, and C1 controls. */
+function hasControlCharacter(value: string): boolean {
+  for (const char of value) {
+    const code = char.codePointAt(0) ?? 0;
+    if ((code < 0x20 && code !== 0x09) || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+}
 
 export function parseCommand(value: unknown): string {
   if (typeof value !== 'string') throw new InvalidParamsError('command', 'command must be a string');
@@ -28,7 +34,8 @@ export function parseCommand(value: unknown): string {
   if ([...value].length > COMMAND_MAX) {
     throw new InvalidParamsError('command', `command must be at most ${COMMAND_MAX} characters`);
   }
-  if (CONTROL.test(value)) throw new InvalidParamsError('command', 'command must not contain control characters');
+  if (hasControlCharacter(value))
+    throw new InvalidParamsError('command', 'command must not contain control characters');
   return value;
 }
 
@@ -50,7 +57,8 @@ export function newWorkerFromBody(body: JsonObject): { command: string; size: Wo
 
 /** PATCH body: `{"size": …}`; the command of a running worker cannot be changed. */
 export function sizeFromBody(body: JsonObject): WorkerSize {
-  if ('command' in body) throw new InvalidParamsError('command', 'command cannot be changed; create a new worker');
+  if ('command' in body)
+    throw new InvalidParamsError('command', 'command cannot be changed; create a new worker');
   rejectUnknownFields(body, ['size'], READ_ONLY);
   if (!('size' in body)) throw new InvalidParamsError('size', 'size is required');
   return parseSize(body.size);

@@ -124,7 +124,10 @@ export class RemovalRunner {
     if (this.loops.length > 0 || this.stopping) return;
     this.blocking.connect().catch(() => {}); // ioredis keeps reconnecting
     this.loops = [this.readLoop(), this.claimLoop()];
-    this.logger.info({ consumer: this.consumer, claimIdleMs: this.claimIdleMs }, 'worker removal runner started');
+    this.logger.info(
+      { consumer: this.consumer, claimIdleMs: this.claimIdleMs },
+      'worker removal runner started',
+    );
   }
 
   /** Stops reading, lets running jobs finish, hands back the jobs still waiting; then closes its connection. */
@@ -230,16 +233,25 @@ export class RemovalRunner {
   private accept([jobId, fields]: StreamEntry, claimed = false): void {
     if (this.stopping || this.held.has(jobId)) return;
     const values = new Map<string, string>();
-    for (let i = 0; i + 1 < fields.length; i += 2) values.set(fields[i]!, fields[i + 1]!);
+    for (let i = 0; i + 1 < fields.length; i += 2) values.set(String(fields[i]), String(fields[i + 1]));
     const appId = values.get('app');
     const workerId = values.get('worker');
     const due = Number(values.get('due'));
     if (!appId || !workerId || !Number.isFinite(due)) {
       this.logger.warn({ jobId }, 'dropping a malformed worker removal job');
-      this.redis.multi().xack(APP_KEYS.removals, REMOVAL_GROUP, jobId).xdel(APP_KEYS.removals, jobId).exec().catch(() => {});
+      this.redis
+        .multi()
+        .xack(APP_KEYS.removals, REMOVAL_GROUP, jobId)
+        .xdel(APP_KEYS.removals, jobId)
+        .exec()
+        .catch(() => {});
       return;
     }
-    if (claimed) this.logger.info({ jobId, appId, workerId, consumer: this.consumer }, 'took over a pending worker removal');
+    if (claimed)
+      this.logger.info(
+        { jobId, appId, workerId, consumer: this.consumer },
+        'took over a pending worker removal',
+      );
     const entry: Held = { job: { jobId, appId, workerId, due }, timer: undefined };
     this.held.set(jobId, entry);
     this.schedule(entry, due - Date.now());
@@ -265,7 +277,10 @@ export class RemovalRunner {
           );
         } else {
           this.alreadyDone++;
-          this.logger.debug({ jobId: job.jobId, consumer: this.consumer }, 'worker removal already carried out');
+          this.logger.debug(
+            { jobId: job.jobId, consumer: this.consumer },
+            'worker removal already carried out',
+          );
         }
       } catch (err) {
         if (this.stopping) return; // still pending in Redis: handed back on stop
@@ -290,8 +305,20 @@ export class RemovalRunner {
       )) as Array<[string, string, number, number]>;
       const ids = pending.map(([id]) => id);
       if (ids.length > 0) {
-        await this.redis.xclaim(APP_KEYS.removals, REMOVAL_GROUP, this.consumer, 0, ...ids, 'IDLE', HANDED_BACK_IDLE_MS, 'JUSTID');
-        this.logger.info({ consumer: this.consumer, jobs: ids.length }, 'handed back pending worker removals');
+        await this.redis.xclaim(
+          APP_KEYS.removals,
+          REMOVAL_GROUP,
+          this.consumer,
+          0,
+          ...ids,
+          'IDLE',
+          HANDED_BACK_IDLE_MS,
+          'JUSTID',
+        );
+        this.logger.info(
+          { consumer: this.consumer, jobs: ids.length },
+          'handed back pending worker removals',
+        );
       }
       // A consumer with nothing pending leaves the group (checked atomically: deleting a consumer drops its pending jobs).
       await this.redis.eval(LEAVE_GROUP_SCRIPT, 1, APP_KEYS.removals, REMOVAL_GROUP, this.consumer);
@@ -302,7 +329,10 @@ export class RemovalRunner {
 
   private onError(err: unknown, message: string): void {
     if (err instanceof Error && err.message.includes('NOGROUP')) this.groupReady = false; // Redis lost the group
-    this.logger.warn({ err: err instanceof Error ? err.message : String(err), consumer: this.consumer }, message);
+    this.logger.warn(
+      { err: err instanceof Error ? err.message : String(err), consumer: this.consumer },
+      message,
+    );
   }
 
   /** Waits `ms`, or less when the runner stops. */

@@ -106,7 +106,8 @@ export class WorkerStore {
       const expected = await this.redis.hget(key, id);
       if (expected === null) return undefined;
       const current = decode(id, expected);
-      if (current.state === 'stopping') throw new ConflictError('the worker is stopping and can no longer be changed');
+      if (current.state === 'stopping')
+        throw new ConflictError('the worker is stopping and can no longer be changed');
       const next: Worker = { ...current, size, updated_at: timestamp(current.updated_at) };
       const outcome = await this.redis.eval(REPLACE_SCRIPT, 1, key, id, expected, encode(next));
       if (outcome === 'ok') return next;
@@ -128,7 +129,17 @@ export class WorkerStore {
       if (current.state === 'stopping') return 'already_stopping';
       const next: Worker = { ...current, state: 'stopping', updated_at: timestamp(current.updated_at) };
       const due = String(Date.now() + this.stopGraceMs);
-      const outcome = await this.redis.eval(STOP_SCRIPT, 2, key, APP_KEYS.removals, id, expected, encode(next), appId, due);
+      const outcome = await this.redis.eval(
+        STOP_SCRIPT,
+        2,
+        key,
+        APP_KEYS.removals,
+        id,
+        expected,
+        encode(next),
+        appId,
+        due,
+      );
       if (outcome === 'ok') return 'stopping';
       if (outcome === 'missing') return 'missing';
     }
