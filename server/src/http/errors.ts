@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Request, Response } from 'restify';
 import { HttpError, InvalidParamsError, MethodNotAllowedError, PayloadTooLargeError } from '../errors.ts';
-import { isRedisUnavailable } from '../redis/connect.ts';
+import { isRedisUnavailable, mayHaveBeenApplied } from '../redis/connect.ts';
 import { sendJson, sendXml } from './send.ts';
 import { renderXmlError } from './xml.ts';
 
@@ -20,12 +20,23 @@ const RESTIFY_CODES: Record<number, string> = {
   415: 'unsupported_media_type',
 };
 
+const WRITE_METHODS = new Set(['PUT', 'POST', 'PATCH', 'DELETE']);
+
 /**
  * The one place where any error becomes a status, a code and a message. Messages never carry a
  * stack, a Redis reply or a file path: unexpected errors are logged and answered with a generic text.
  */
-export function describeError(err: unknown): ErrorDescription {
+export function describeError(err: unknown, method = 'GET'): ErrorDescription {
   if (err instanceof HttpError) return { status: err.status, code: err.code, message: err.message };
+  // A change sent to Redis that got no reply may have been applied: 503 would promise it was not.
+  if (WRITE_METHODS.has(method) && mayHaveBeenApplied(err)) {
+    return {
+      status: 504,
+      code: 'outcome_unknown',
+      message:
+        'the data store stopped answering while the change was being saved; it may or may not have been applied: read the resource before retrying',
+    };
+  }
   if (isRedisUnavailable(err)) {
     return {
       status: 503,
@@ -49,7 +60,7 @@ export function errorFormatFor(path: string): 'json' | 'xml' {
 }
 
 export function sendError(req: Request, res: Response, err: unknown, logger: Logger): void {
-  const { status, code, message } = describeError(err);
+  const { status, code, message } = describeError(err, req.method);
   if (status >= 500) logger.error({ err, reqId: req.id() }, 'request failed');
   const headers: Record<string, string> = {};
   if (err instanceof MethodNotAllowedError) headers.Allow = err.allow.join(', ');

@@ -56,3 +56,18 @@ export function isRedisUnavailable(err: unknown): boolean {
     UNAVAILABLE_MESSAGE.test(err.message)
   );
 }
+
+/**
+ * True for the errors after which a command may have run on Redis although no reply came back: the
+ * connection closed with the command already sent (ioredis rejects those with MaxRetriesPerRequestError
+ * or AbortError and, with autoResendUnfulfilledCommands off, never resends them), or it timed out.
+ * "Stream isn't writeable" (never sent) is not one of them.
+ */
+export function mayHaveBeenApplied(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return (
+    err.name === 'MaxRetriesPerRequestError' ||
+    err.name === 'AbortError' ||
+    /Connection is closed|Command timed out|aborted due to connection close/i.test(err.message)
+  );
+}

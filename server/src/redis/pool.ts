@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
 import { ServiceUnavailableError } from '../errors.ts';
 
+/** Longest wait for a free connection before the request is answered 503 (nothing was sent). */
+const WAIT_LIMIT_MS = 1500;
+
 /**
  * A small pool of dedicated connections for WATCH/MULTI/EXEC. WATCH is per connection, so a
  * transaction must never share the auto-pipelined connection that serves everything else.
@@ -36,6 +39,13 @@ export class ConnectionPool {
       this.idle.splice(this.idle.indexOf(ready), 1);
       return ready;
     }
+    // Idle connections that lost Redis are reconnecting on their own; while the pool is full, replace
+    // one instead of queueing behind connections that may never be released (a request would hang).
+    const stale = this.idle.findIndex((conn) => conn.status !== 'ready');
+    if (stale !== -1 && this.size >= this.maxSize) {
+      this.idle.splice(stale, 1)[0]?.disconnect();
+      this.size--;
+    }
     if (this.size < this.maxSize) {
       this.size++;
       const conn = this.open();
@@ -48,7 +58,24 @@ export class ConnectionPool {
         throw new ServiceUnavailableError();
       }
     }
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+    // Every connection is busy: wait for one, but not longer than a request should take to fail.
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        resolve: (conn: Redis) => {
+          clearTimeout(timer);
+          resolve(conn);
+        },
+        reject: (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        reject(new ServiceUnavailableError());
+      }, WAIT_LIMIT_MS);
+      this.waiters.push(waiter);
+    });
   }
 
   private release(conn: Redis): void {
