@@ -6,7 +6,7 @@
  * INFO rules never fail: whatever happens, the test passes and records an observation. SHOULD rules
  * fail like any test; the reporter counts them as warnings and keeps the run green.
  */
-import { test } from '@playwright/test';
+import { request as playwrightRequest, test } from '@playwright/test';
 import { ruleById } from '../rules.ts';
 import { Api } from './http.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
@@ -14,7 +14,7 @@ import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
 export interface RuleContext {
   api: Api;
   /** A new instance with an empty collection (skips the rule, with the reason, when none can be had). */
-  fresh(): Promise<{ api: Api; instance: Instance }>;
+  fresh(): Promise<{ api: Api; instance: Instance; restart(): Promise<Api> }>;
   /** Runs after the body, whatever happens (cleanup of created data). */
   cleanup(fn: () => Promise<unknown>): void;
   /** Records an observation in the report (INFO rules, and useful context for the others). */
@@ -42,7 +42,17 @@ export function rule(id: string, body: (ctx: RuleContext) => Promise<void>): voi
           if (target.noFreshReason) skip(target.noFreshReason);
           const instance = await startFreshInstance();
           cleanups.push(() => instance.stop());
-          return { api: new Api(request, instance.url), instance };
+          return {
+            api: new Api(request, instance.url),
+            instance,
+            // After a restart, a client on new connections (the old keep-alive sockets are dead).
+            async restart() {
+              await instance.restart();
+              const context = await playwrightRequest.newContext();
+              cleanups.push(() => context.dispose());
+              return new Api(context, instance.url);
+            },
+          };
         },
         cleanup: (fn) => cleanups.push(fn),
         observe,

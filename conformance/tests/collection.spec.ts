@@ -31,10 +31,10 @@ rule('USR-COL-03', async (ctx) => {
 });
 
 rule('USR-COL-04', async (ctx) => {
-  const { api, instance } = await ctx.fresh();
+  const { api, restart } = await ctx.fresh();
   const user = await givenUser(ctx, api, newUser('restart'));
-  await instance.restart();
-  await expectStored(api, user, 'after a restart');
+  const after = await restart();
+  await expectStored(after, user, 'after a restart');
 });
 
 rule('USR-COL-05', async (ctx) => {

@@ -1,0 +1,264 @@
+#!/usr/bin/env node
+// A small, independent implementation of SPEC.md (plain node:http, an in-memory store saved to a JSON
+// file in the data folder) for the conformance suite's self-test. It shares no code with server/.
+// `--defect NAME` switches on exactly one deliberate defect (see DEFECTS below); without it, the
+// implementation is meant to pass every MUST and SHOULD rule, while choosing differently from the
+// reference server wherever the spec is open (failure results answered 200, GET of an unknown id
+// answered 204, list wrapper <userList>, no XML declaration, JSON Content-Type spelt differently,
+// timestamps with a +00:00 offset).
+//
+// Usage: node server.mjs --port 8080 [--data DIR] [--defect NAME]
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { DEFECTS } from './defects.mjs';
+
+
+function args() {
+  const out = { port: Number(process.env.PORT || 8080), data: process.env.DATA_DIR || '', defect: process.env.DEFECT || '' };
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
+  return out;
+}
+
+const opts = args();
+const defect = opts.defect;
+if (defect && !(defect in DEFECTS)) {
+  console.error(`unknown defect ${defect}; one of: ${Object.keys(DEFECTS).join(', ')}`);
+  process.exit(2);
+}
+const has = (name) => defect === name;
+const GRACE_MS = 300;
+
+// --- user store
+const file = opts.data && !has('no-persistence') ? path.join(opts.data, 'users.json') : '';
+/** @type {Map<string, {id: string, name: string, profession: string}> | undefined} */
+let users;
+let order = [];
+function load() {
+  if (users) return users;
+  if (file && fs.existsSync(file)) {
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+    users = new Map(saved.map((u) => [u.id, u]));
+    order = saved.map((u) => u.id);
+  } else {
+    users = new Map();
+    if (!has('no-default-user')) users.set('1', { id: '1', name: 'Ada', profession: 'Analyst' });
+    order = [...users.keys()];
+    save();
+  }
+  return users;
+}
+function save() {
+  if (!file) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify([...users.values()]));
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// --- representations
+const esc = (text) =>
+  has('unescaped-xml')
+    ? text
+    : text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const userXml = (u) => `<user><id>${u.id}</id><name>${esc(u.name)}</name><profession>${esc(u.profession)}</profession></user>`;
+const resultXml = (ok) => `<result>${ok ? 'success' : 'failure'}</result>`;
+
+function send(res, status, type, body, headers = {}) {
+  const bytes = Buffer.from(body, has('latin1-output') ? 'latin1' : 'utf8');
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': bytes.length, ...headers });
+  res.end(bytes);
+}
+const xmlType = () => (has('xml-text-plain') ? 'text/plain' : 'application/xml');
+const sendXml = (res, status, body, headers) => send(res, status, xmlType(), body, headers);
+const failureStatus = () => (has('failure-500') ? 500 : 200);
+const sendResult = (res, ok) => sendXml(res, ok ? 200 : failureStatus(), resultXml(ok));
+const sendJson = (res, status, value) =>
+  send(res, status, has('json-no-charset') ? 'application/json' : 'application/json; charset=UTF-8', JSON.stringify(value));
+
+function parseForm(text) {
+  const fields = {};
+  for (const part of text.split('&')) {
+    if (!part) continue;
+    const [k, v = ''] = part.split(/=(.*)/s);
+    const decode = (s) => decodeURIComponent(has('form-plus-literal') ? s : s.replace(/\+/g, ' '));
+    fields[decode(k)] = decode(v);
+  }
+  return fields;
+}
+
+function canonicalId(raw) {
+  return /^[+-]?\d{1,15}$/.test(String(raw ?? '').trim()) ? String(Number(raw)) : undefined;
+}
+
+async function readBody(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function userFromForm(fields) {
+  const id = canonicalId(fields.id);
+  if (id === undefined || typeof fields.name !== 'string' || typeof fields.profession !== 'string') return undefined;
+  return { id, name: fields.name, profession: fields.profession };
+}
+
+// --- JSON resources
+const apps = new Map();
+const appOf = (name) => {
+  if (!apps.has(name)) apps.set(name, { domains: new Map(), workers: new Map() });
+  return apps.get(name);
+};
+const now = () => {
+  const d = new Date();
+  if (has('local-time')) {
+    const p = (n) => String(n).padStart(2, '0');
+    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  }
+  return d.toISOString().replace('Z', '+00:00');
+};
+
+async function handleApps(req, res, parts) {
+  const [, appName, kind, id] = parts;
+  if (kind !== 'domains' && kind !== 'workers') return sendJson(res, 404, { id: 'not_found' });
+  const app = appOf(appName);
+  const store = app[kind];
+  const json = async () => {
+    try {
+      return JSON.parse((await readBody(req)) || 'null');
+    } catch {
+      return undefined;
+    }
+  };
+  if (id === undefined) {
+    if (req.method === 'GET') return sendJson(res, 200, [...store.values()]);
+    if (req.method !== 'POST') return sendJson(res, 405, { id: 'method_not_allowed' });
+    const body = await json();
+    const field = kind === 'domains' ? 'hostname' : 'command';
+    if (!body || typeof body[field] !== 'string') return sendJson(res, 422, { id: 'invalid_params', field });
+    const t = now();
+    const item =
+      kind === 'domains'
+        ? { id: randomUUID(), hostname: body.hostname.toLowerCase(), created_at: t, updated_at: t }
+        : { id: randomUUID(), command: body.command, state: 'up', created_at: t, updated_at: t };
+    store.set(item.id, item);
+    return sendJson(res, 201, item);
+  }
+  const item = store.get(id);
+  if (!item) return sendJson(res, 404, { id: 'not_found' });
+  if (req.method === 'GET') return sendJson(res, 200, item);
+  if (req.method === 'PATCH' && kind === 'domains') {
+    const body = await json();
+    if (!body || typeof body.hostname !== 'string') return sendJson(res, 422, { id: 'invalid_params', field: 'hostname' });
+    await sleep(2);
+    Object.assign(item, { hostname: body.hostname.toLowerCase(), updated_at: now() });
+    return sendJson(res, 200, item);
+  }
+  if (req.method === 'DELETE' && kind === 'domains') {
+    store.delete(id);
+    if (has('domain-delete-empty')) return sendJson(res, 200, {});
+    if (has('domain-delete-partial')) return sendJson(res, 200, { id: item.id });
+    return sendJson(res, 200, item);
+  }
+  if (req.method === 'DELETE' && kind === 'workers') {
+    if (item.state !== 'stopping') {
+      item.state = 'stopping';
+      item.updated_at = now();
+      if (!has('worker-never-removed')) setTimeout(() => store.delete(id), GRACE_MS);
+    }
+    if (has('worker-delete-200')) return sendJson(res, 200, {});
+    if (has('worker-delete-body')) return sendJson(res, 202, item);
+    return sendJson(res, 202, {});
+  }
+  return sendJson(res, 405, { id: 'method_not_allowed' });
+}
+
+// --- users
+async function handleUsers(req, res, id) {
+  const store = load();
+  if (id === undefined) {
+    switch (req.method) {
+      case 'GET':
+      case 'HEAD': {
+        let listed = order.filter((k) => store.has(k));
+        if (has('list-misses-newest')) listed = listed.slice(0, -1);
+        const body = `<userList>${listed.map((k) => userXml(store.get(k))).join('')}</userList>`;
+        if (req.method === 'HEAD' && has('head-with-body')) {
+          const bytes = Buffer.from(body);
+          req.socket.end(`HTTP/1.1 200 OK\r\nContent-Type: ${xmlType()}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n${body}`);
+          return;
+        }
+        if (req.method === 'HEAD' && has('head-other-headers')) return send(res, 200, 'text/html', body);
+        return sendXml(res, 200, body);
+      }
+      case 'OPTIONS':
+        return sendXml(res, 200, `<operations>${has('options-wrong-body') ? 'GET, POST' : 'GET, PUT, POST, DELETE'}</operations>`, {
+          Allow: 'GET, HEAD, PUT, POST, OPTIONS',
+        });
+      case 'PUT':
+      case 'POST': {
+        if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+          return sendXml(res, 415, '<error>form expected</error>');
+        }
+        const user = userFromForm(parseForm(await readBody(req)));
+        if (!user) return sendXml(res, 400, '<error>id (integer), name and profession expected</error>');
+        if (req.method === 'PUT') {
+          if (store.has(user.id) && !has('put-overwrites')) return sendResult(res, false);
+          if (has('put-not-atomic')) await sleep(20);
+          if (!store.has(user.id)) order.push(user.id);
+          store.set(user.id, user);
+          save();
+          return sendResult(res, true);
+        }
+        const current = store.get(user.id);
+        if (!current && !has('post-creates')) return sendResult(res, false);
+        if (!current) order.push(user.id);
+        store.set(user.id, has('post-partial') && current ? { ...current, name: user.name } : user);
+        save();
+        return sendResult(res, true);
+      }
+      default:
+        return sendXml(res, 405, '<error>method not allowed</error>', { Allow: 'GET, HEAD, PUT, POST, OPTIONS' });
+    }
+  }
+  const key = canonicalId(id);
+  if (key === undefined) return sendXml(res, 404, '<error>no such user</error>');
+  switch (req.method) {
+    case 'GET':
+    case 'HEAD': {
+      const user = store.get(key);
+      if (!user) {
+        res.writeHead(204);
+        return res.end();
+      }
+      return sendXml(res, 200, userXml(user));
+    }
+    case 'DELETE': {
+      const existed = store.delete(key);
+      if (existed) {
+        order = order.filter((k) => k !== key);
+        save();
+      }
+      return sendResult(res, existed || has('delete-unknown-success'));
+    }
+    default:
+      return sendXml(res, 405, '<error>method not allowed</error>', { Allow: 'GET, HEAD, DELETE' });
+  }
+}
+
+const server = http.createServer(async (req, res) => {
+  try {
+    const url = new URL(req.url, 'http://localhost');
+    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    if (parts[0] === 'UserService' && parts[1] === 'users' && parts.length <= 3) return await handleUsers(req, res, parts[2]);
+    if (parts[0] === 'apps' && parts.length >= 3 && parts.length <= 4) return await handleApps(req, res, parts);
+    return send(res, 404, 'text/plain', 'not found');
+  } catch (err) {
+    if (!res.headersSent) send(res, 500, 'text/plain', String(err));
+  }
+});
+server.listen(Number(opts.port), '127.0.0.1');
+const stop = () => server.close(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,239 @@
+/**
+ * The conformance suite tests itself: it runs against a small independent implementation of SPEC.md
+ * (impl/server.mjs), once correct and once per deliberate defect, and checks that the correct one
+ * passes every rule and that each defect is caught by the rule meant to catch it (with the right exit
+ * code: non-zero for a MUST, zero with a warning for a SHOULD). It also checks the target modes: a URL
+ * only (fresh-instance rules skipped with the reason, never passed) and a target that never answers.
+ *
+ * Each broken implementation runs the spec files of its expected rules (SELFTEST_FULL=1: the whole
+ * suite, slower) so the run stays within a few minutes on two cores.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import type { Summary } from '../reporter.ts';
+import { RULES } from '../rules.ts';
+import { parseXml } from '../support/xml.ts';
+import { DEFECTS } from './impl/defects.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const IMPL = path.relative(root, path.join(here, 'impl/server.mjs'));
+const CLI = path.join(root, 'node_modules/@playwright/test/cli.js');
+const CONFIG = 'conformance/playwright.config.ts';
+const FULL = process.env.SELFTEST_FULL === '1';
+
+const FILES: Array<[RegExp, string]> = [
+  [/^USR-COL/, 'collection'],
+  [/^USR-SEQ/, 'sequence'],
+  [/^USR-LIST/, 'list'],
+  [/^USR-GET/, 'get'],
+  [/^USR-PUT/, 'put'],
+  [/^USR-POST/, 'post'],
+  [/^USR-DEL/, 'delete'],
+  [/^USR-OPT/, 'options'],
+  [/^USR-HEAD/, 'head'],
+  [/^USR-(XML|FORM)/, 'representations'],
+  [/^USR-OPEN/, 'open-points'],
+  [/^APP-(DOM|JSON)/, 'domains'],
+  [/^APP-WRK/, 'workers'],
+  [/^HTTP-/, 'http-practice'],
+];
+
+function specFile(ruleId: string): string {
+  const found = FILES.find(([pattern]) => pattern.test(ruleId));
+  if (!found) throw new Error(`no spec file for ${ruleId}`);
+  return `conformance/tests/${found[1]}.spec.ts`;
+}
+
+interface Run {
+  code: number | null;
+  summary: Summary;
+  output: string;
+  lastLine: string;
+  failed: string[];
+  seconds: number;
+}
+
+async function runSuite(env: Record<string, string>, files: string[] = []): Promise<Run> {
+  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-selftest-'));
+  const started = Date.now();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['CONFORMANCE_BASE_URL', 'CONFORMANCE_START_COMMAND', 'CONFORMANCE_RESOLVED_URL', 'CONFORMANCE_RESOLVED_MODE']) delete childEnv[name];
+  const child = spawn(process.execPath, [CLI, 'test', '-c', CONFIG, ...files], {
+    cwd: root,
+    env: {
+      ...childEnv,
+      CONFORMANCE_REPORT_DIR: reportDir,
+      CONFORMANCE_COUNTS_FILE: '',
+      CONFORMANCE_REPORTERS: 'summary',
+      CONFORMANCE_WORKERS: '2',
+      FORCE_COLOR: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  const summaryFile = path.join(reportDir, 'summary.json');
+  if (!fs.existsSync(summaryFile)) throw new Error(`no summary.json; output:\n${output}`);
+  const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8')) as Summary;
+  fs.rmSync(reportDir, { recursive: true, force: true });
+  const lines = output.trim().split('\n');
+  return {
+    code,
+    summary,
+    output,
+    lastLine: lines[lines.length - 1] ?? '',
+    failed: summary.rules.filter((r) => r.status === 'failed').map((r) => r.id),
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+const command = (defect?: string) => `exec node ${IMPL} --port {port} --data {data}${defect ? ` --defect ${defect}` : ''}`;
+
+interface Case {
+  defect: keyof typeof DEFECTS;
+  catches: string[];
+  env?: Record<string, string>;
+}
+
+const CASES: Case[] = [
+  { defect: 'put-overwrites', catches: ['USR-PUT-03', 'USR-PUT-04'] },
+  { defect: 'post-creates', catches: ['USR-POST-03', 'USR-POST-04'] },
+  { defect: 'delete-unknown-success', catches: ['USR-DEL-03'] },
+  { defect: 'no-default-user', catches: ['USR-COL-01', 'USR-COL-02'] },
+  { defect: 'unescaped-xml', catches: ['USR-XML-02'] },
+  { defect: 'options-wrong-body', catches: ['USR-OPT-02'] },
+  { defect: 'head-with-body', catches: ['USR-HEAD-01'] },
+  { defect: 'head-other-headers', catches: ['USR-HEAD-02'] },
+  { defect: 'post-partial', catches: ['USR-POST-02'] },
+  { defect: 'put-not-atomic', catches: ['USR-PUT-05'] },
+  { defect: 'list-misses-newest', catches: ['USR-LIST-02'] },
+  { defect: 'xml-text-plain', catches: ['USR-XML-01'] },
+  { defect: 'form-plus-literal', catches: ['USR-FORM-01'] },
+  { defect: 'latin1-output', catches: ['USR-XML-03'] },
+  { defect: 'domain-delete-empty', catches: ['APP-DOM-04'] },
+  { defect: 'domain-delete-partial', catches: ['APP-DOM-04'] },
+  { defect: 'worker-delete-200', catches: ['APP-WRK-02'] },
+  { defect: 'worker-delete-body', catches: ['APP-WRK-03'] },
+  { defect: 'json-no-charset', catches: ['APP-JSON-01'] },
+  { defect: 'local-time', catches: ['APP-DOM-02'] },
+  { defect: 'worker-never-removed', catches: ['APP-WRK-04'], env: { CONFORMANCE_ASYNC_TIMEOUT_MS: '3000' } },
+  { defect: 'failure-500', catches: ['HTTP-01'] },
+  { defect: 'no-persistence', catches: ['USR-COL-04'] },
+];
+
+const levelOf = (id: string) => RULES.find((r) => r.id === id)?.level;
+const caught: string[] = [];
+
+describe('conformance suite self-test', () => {
+  after(() => {
+    if (caught.length) console.log(`\n  Caught:\n${caught.map((l) => `    ${l}`).join('\n')}`);
+  });
+
+  it('the catalogue has unique ids and exactly one test per rule', async () => {
+    const ids = RULES.map((r) => r.id);
+    expect(new Set(ids).size, 'unique ids').to.equal(ids.length);
+    const child = spawn(process.execPath, [CLI, 'test', '-c', CONFIG, '--list'], {
+      cwd: root,
+      env: { ...process.env, CONFORMANCE_COUNTS_FILE: '', CONFORMANCE_REPORT_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-list-')) },
+    });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    await once(child, 'exit');
+    for (const id of ids) {
+      const count = output.split('\n').filter((line) => line.includes(` ${id} [`)).length;
+      expect(count, `tests for ${id}`).to.equal(1);
+    }
+  });
+
+  it('every defect of the implementation has a case', () => {
+    expect(CASES.map((c) => c.defect).sort()).to.deep.equal(Object.keys(DEFECTS).sort());
+  });
+
+  it('the XML parser refuses what is not well-formed', () => {
+    for (const bad of ['<a>&</a>', '<a>x]]>y</a>', '<a><b></a>', '<a/><b/>', '<a>&nbsp;</a>', '<a b="<"/>', 'text<a/>', '<a>']) {
+      expect(() => parseXml(bad), bad).to.throw();
+    }
+    const doc = parseXml('<?xml version="1.0"?><a x="&quot;1&quot;"><b>&lt;&amp;&#233;&#x1F600;<![CDATA[<]]>]]&gt;</b><!-- c --></a>');
+    expect(doc.root.attributes.x).to.equal('"1"');
+    expect(doc.root.children[0]).to.deep.include({ name: 'b', children: ['<&é😀<]]>'] });
+  });
+
+  it('a correct implementation passes every rule (no failure, no warning, no skip)', async () => {
+    const run = await runSuite({ CONFORMANCE_START_COMMAND: command() });
+    const notPassed = run.summary.rules.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason}`);
+    expect(notPassed, run.output).to.deep.equal([]);
+    expect(run.code, 'exit code').to.equal(0);
+    expect(run.lastLine).to.equal(`${RULES.length} passed, 0 failed`);
+    caught.push(`(correct implementation: ${RULES.length} rules passed in ${run.seconds.toFixed(1)} s)`);
+  });
+
+  for (const c of CASES) {
+    const should = c.catches.every((id) => levelOf(id) === 'SHOULD');
+    it(`${c.defect} (${DEFECTS[c.defect]}) is caught by ${c.catches.join(', ')}`, async () => {
+      const files = FULL ? [] : [...new Set(c.catches.map(specFile))];
+      const run = await runSuite({ CONFORMANCE_START_COMMAND: command(c.defect), ...(c.env ?? {}) }, files);
+      for (const id of c.catches) {
+        const rule = run.summary.rules.find((r) => r.id === id);
+        expect(rule?.status, `${id} on ${c.defect}\n${run.output}`).to.equal('failed');
+      }
+      if (should) {
+        expect(run.code, 'a SHOULD failure is a warning: exit code 0').to.equal(0);
+        expect(run.summary.counts.warnings).to.be.greaterThan(0);
+        expect(run.summary.counts.failed).to.equal(0);
+      } else {
+        expect(run.code, 'a MUST failure fails the run').to.not.equal(0);
+        expect(run.summary.counts.failed).to.be.greaterThan(0);
+      }
+      expect(run.lastLine).to.match(/^\d+ passed, \d+ failed$/);
+      caught.push(`${c.defect}: ${run.failed.join(', ')} (${run.seconds.toFixed(1)} s)`);
+    });
+  }
+
+  describe('target modes', () => {
+    let impl: ChildProcess | undefined;
+    let url = '';
+    before(async () => {
+      const { freePort, waitUntilAnswering } = await import('../support/target.ts');
+      const port = await freePort();
+      impl = spawn(process.execPath, [path.join(root, IMPL), '--port', String(port)], { stdio: 'ignore' });
+      url = `http://127.0.0.1:${port}`;
+      await waitUntilAnswering(url, 10_000);
+    });
+    after(async () => {
+      if (impl && impl.exitCode === null) {
+        const exited = once(impl, 'exit');
+        impl.kill('SIGTERM');
+        await exited;
+      }
+    });
+
+    it('with only a URL, the rules needing a fresh or restarted instance are skipped with the reason', async () => {
+      const run = await runSuite({ CONFORMANCE_BASE_URL: url }, [specFile('USR-COL-01'), specFile('USR-SEQ-01'), specFile('USR-PUT-01')]);
+      const needing = RULES.filter((r) => r.needs).map((r) => r.id);
+      for (const id of needing) {
+        const rule = run.summary.rules.find((r) => r.id === id);
+        expect(rule?.status, id).to.equal('skipped');
+        expect(rule?.reason, id).to.match(/CONFORMANCE_START_COMMAND/);
+      }
+      expect(run.summary.rules.find((r) => r.id === 'USR-PUT-05')?.status).to.equal('passed');
+      expect(run.code).to.equal(0);
+    });
+
+    it('a target that never answers fails the run', async () => {
+      const { freePort } = await import('../support/target.ts');
+      const run = await runSuite({ CONFORMANCE_BASE_URL: `http://127.0.0.1:${await freePort()}`, CONFORMANCE_START_TIMEOUT_MS: '1000' });
+      expect(run.code).to.not.equal(0);
+      expect(run.summary.errors.join('\n')).to.match(/never answered/);
+      expect(run.lastLine).to.equal('0 passed, 1 failed');
+    });
+  });
+});
