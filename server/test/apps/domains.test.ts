@@ -189,6 +189,8 @@ describe('apps: domains /apps/{app_id}/domains', () => {
       'a b.com',
       'bücher.de',
       '1.2.3.4',
+      '\u212a.com',
+      'ex\u0131mple.com',
       'example.123',
       `${'a'.repeat(64)}.com`,
       `${longest}a`,

@@ -9,7 +9,7 @@ export interface Domain {
 }
 
 export const HOSTNAME_MAX = 253;
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 const WRITABLE = ['hostname'] as const;
 const READ_ONLY = ['id', 'created_at', 'updated_at'] as const;
 
@@ -24,15 +24,15 @@ export function parseHostname(value: unknown): string {
   if (value.length > HOSTNAME_MAX) {
     throw new InvalidParamsError('hostname', `hostname must be at most ${HOSTNAME_MAX} characters`);
   }
-  const hostname = value.toLowerCase();
-  const labels = hostname.split('.');
+  // Checked before lower-casing: some non-ASCII letters lower-case to ASCII (U+212A KELVIN SIGN to k).
+  const labels = value.split('.');
   if (!labels.every((label) => LABEL.test(label)) || /^[0-9]+$/.test(labels[labels.length - 1] ?? '')) {
     throw new InvalidParamsError(
       'hostname',
       'hostname must be dot-separated labels of 1-63 letters, digits or hyphens (RFC 1123), not starting or ending with a hyphen',
     );
   }
-  return hostname;
+  return value.toLowerCase();
 }
 
 /** The body of POST and PATCH: exactly `{"hostname": …}`. */

@@ -96,6 +96,8 @@ export class RemovalRunner {
   private readonly wakers = new Set<() => void>();
   private loops: Promise<void>[] = [];
   private groupReady = false;
+  /** Consecutive failures: only the first of a series is logged as a warning. */
+  private failures = 0;
   private stopping = false;
   private stopped: Promise<void> | undefined;
 
@@ -171,6 +173,7 @@ export class RemovalRunner {
           '>',
         )) as Array<[string, StreamEntry[]]> | null;
         for (const [, entries] of reply ?? []) for (const entry of entries) this.accept(entry);
+        this.failures = 0;
       } catch (err) {
         if (this.stopping) break;
         this.onError(err, 'reading removal jobs failed');
@@ -184,6 +187,7 @@ export class RemovalRunner {
       try {
         await this.ensureGroup();
         await this.claimIdleJobs();
+        this.failures = 0;
         await this.redis.eval(
           FORGET_CONSUMERS_SCRIPT,
           1,
@@ -329,10 +333,9 @@ export class RemovalRunner {
 
   private onError(err: unknown, message: string): void {
     if (err instanceof Error && err.message.includes('NOGROUP')) this.groupReady = false; // Redis lost the group
-    this.logger.warn(
-      { err: err instanceof Error ? err.message : String(err), consumer: this.consumer },
-      message,
-    );
+    const details = { err: err instanceof Error ? err.message : String(err), consumer: this.consumer };
+    if (this.failures++ === 0) this.logger.warn(details, message);
+    else this.logger.debug(details, message);
   }
 
   /** Waits `ms`, or less when the runner stops. */

@@ -29,14 +29,16 @@ return 'ok'`;
 /**
  * The up → stopping transition and its removal job, in one step: the job is added only by the call
  * that changes the worker it read (compare-and-set), so a repeated DELETE never enqueues twice.
+ * XADD comes first: if it fails (out of memory), the script stops before the worker is marked, so a
+ * worker is never left stopping without a job.
  * KEYS workers, removal stream; ARGV id, expected json, new json, app id, due.
  */
 const STOP_SCRIPT = `
 local current = redis.call('HGET', KEYS[1], ARGV[1])
 if not current then return 'missing' end
 if current ~= ARGV[2] then return 'stale' end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('XADD', KEYS[2], '*', 'app', ARGV[4], 'worker', ARGV[1], 'due', ARGV[5])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 'ok'`;
 
 /**
