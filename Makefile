@@ -59,6 +59,17 @@ test: install
 
 ## --- Conformance suite (issue 4): targets `conformance` and `conformance-selftest` go here. ---
 
+## The conformance suite (Playwright API tests) against the reference server on its own Redis, or against
+## CONFORMANCE_BASE_URL (a running implementation) and/or CONFORMANCE_START_COMMAND (with {port} and {data}).
+## Reports in reports/conformance/ (summary.md, summary.json, junit.xml, html/). Extra Playwright options:
+## CONFORMANCE_ARGS='--grep @MUST'. Fails only when a MUST rule fails or the target never answers.
+conformance: build
+	playwright test -c conformance/playwright.config.ts $(CONFORMANCE_ARGS)
+
+## The suite's self-test: an independent implementation, correct and with one defect at a time.
+conformance-selftest: install
+	MOCHA_SUITE_NAME=conformance-selftest mocha --config conformance/selftest/.mocharc.json
+
 ## --- Reliability (issue 5): target `test-reliability` goes here. ---
 
 ## --- Benchmark (issue 6): target `bench` goes here. ---
