@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../support/service.ts';
-import { call, expectError, expectJson } from './helpers.ts';
+import { call, expectError, expectJson, JSON_TYPE, waitFor } from './helpers.ts';
 
 describe('apps: request bodies, app ids and errors', () => {
   let svc: TestService;
@@ -165,5 +165,49 @@ describe('apps: request bodies, app ids and errors', () => {
     for (const path of ['/apps', '/apps/x', '/apps/x/things', '/apps/x/domains/a/b']) {
       expectError(await call(url, 'GET', path), 404, 'not_found');
     }
+  });
+});
+
+describe('apps: while Redis is down', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ workerStopGraceMs: 100 });
+  });
+  after(() => svc.close());
+
+  it('reads and writes answer 503 service_unavailable as JSON, and work again once Redis is back', async () => {
+    const created = await call(svc.url, 'POST', '/apps/outage/workers', { command: 'x' });
+    expectJson(created, 201);
+    await svc.redis.stopTemporarily();
+    try {
+      for (const [method, path, body] of [
+        ['GET', '/apps/outage/domains', undefined],
+        ['GET', `/apps/outage/workers/${created.body.id}`, undefined],
+        ['POST', '/apps/outage/domains', { hostname: 'down.example.com' }],
+        ['DELETE', `/apps/outage/workers/${created.body.id}`, undefined],
+      ] as const) {
+        const answer = await call(svc.url, method, path, body);
+        expectError(answer, 503, 'service_unavailable');
+        expect(answer.headers.get('retry-after')).to.equal('1');
+      }
+    } finally {
+      await svc.redis.start();
+    }
+    await waitFor(
+      'Redis to be back',
+      async () => (await call(svc.url, 'GET', '/apps/outage/workers')).status === 200,
+      10_000,
+    );
+    const accepted = await call(svc.url, 'DELETE', `/apps/outage/workers/${created.body.id}`);
+    expect([accepted.status, accepted.headers.get('content-type'), accepted.text]).to.deep.equal([
+      202,
+      JSON_TYPE,
+      '{}',
+    ]);
+    await waitFor(
+      'the removal after the outage',
+      async () => (await call(svc.url, 'GET', `/apps/outage/workers/${created.body.id}`)).status === 404,
+      5_000,
+    );
   });
 });

@@ -289,7 +289,6 @@ describe('apps: worker removal across restarts and instances', () => {
       await sleep(GRACE_MS); // a duplicate execution, if any, would happen now
       const byA = a.service.workerRemovals.removed;
       const byB = b.service.workerRemovals.removed;
-      if (process.env.SHOW_SHARES) console.log({ byA, byB });
       expect(byA + byB).to.equal(total);
       expect(byA, 'jobs carried out by the first instance').to.be.greaterThan(0);
       expect(byB, 'jobs carried out by the second instance').to.be.greaterThan(0);
