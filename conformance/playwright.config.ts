@@ -8,8 +8,12 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { REPO_ROOT } from './support/target.ts';
 
 const reportDir = path.resolve(REPO_ROOT, process.env.CONFORMANCE_REPORT_DIR || 'reports/conformance');
-const countsFile = process.env.CONFORMANCE_COUNTS_FILE ?? path.join(REPO_ROOT, 'reports/counts/conformance.json');
-const summary: ReporterDescription = ['./reporter.ts', { outputDir: reportDir, countsFile: countsFile || undefined }];
+const countsFile =
+  process.env.CONFORMANCE_COUNTS_FILE ?? path.join(REPO_ROOT, 'reports/counts/conformance.json');
+const summary: ReporterDescription = [
+  './reporter.ts',
+  { outputDir: reportDir, countsFile: countsFile || undefined },
+];
 // CONFORMANCE_REPORTERS=summary: only the dot line and the summary (used by the self-test).
 const reporters: ReporterDescription[] =
   process.env.CONFORMANCE_REPORTERS === 'summary'

@@ -79,7 +79,13 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private outcome(rule: (typeof RULES)[number]): RuleOutcome {
-    const base = { id: rule.id, level: rule.level, section: rule.section, title: rule.title, spec: rule.spec };
+    const base = {
+      id: rule.id,
+      level: rule.level,
+      section: rule.section,
+      title: rule.title,
+      spec: rule.spec,
+    };
     const entry = this.results.get(rule.id);
     if (!entry) {
       const reason = this.errors.length
@@ -89,7 +95,9 @@ export default class ConformanceReporter implements Reporter {
     }
     const { result, test } = entry;
     const annotations = [...test.annotations, ...result.annotations];
-    const observations = [...new Set(annotations.filter((a) => a.type === 'observation').map((a) => a.description ?? ''))];
+    const observations = [
+      ...new Set(annotations.filter((a) => a.type === 'observation').map((a) => a.description ?? '')),
+    ];
     const withObs = observations.length ? { observations } : {};
     if (result.status === 'skipped') {
       const reason = annotations.find((a) => a.type === 'skip')?.description || 'skipped';
@@ -97,8 +105,10 @@ export default class ConformanceReporter implements Reporter {
     }
     if (result.status === 'passed') return { ...base, status: 'passed', ...withObs };
     const message = result.errors.map((e) => e.message ?? e.value ?? '').join('\n') || result.status;
-    const reason = result.status === 'timedOut' ? `timed out: ${firstLines(message, 3)}` : firstLines(message);
-    if (rule.level === 'INFO') return { ...base, status: 'passed', observations: [...observations, `could not observe: ${reason}`] };
+    const reason =
+      result.status === 'timedOut' ? `timed out: ${firstLines(message, 3)}` : firstLines(message);
+    if (rule.level === 'INFO')
+      return { ...base, status: 'passed', observations: [...observations, `could not observe: ${reason}`] };
     return { ...base, status: 'failed', reason, ...withObs };
   }
 
@@ -114,7 +124,10 @@ export default class ConformanceReporter implements Reporter {
     };
     const broken = this.errors.length > 0 || result.status === 'interrupted' || result.status === 'timedout';
     const summary: Summary = {
-      target: process.env.CONFORMANCE_RESOLVED_DESCRIPTION || process.env.CONFORMANCE_BASE_URL || 'unresolved (the target never answered)',
+      target:
+        process.env.CONFORMANCE_RESOLVED_DESCRIPTION ||
+        process.env.CONFORMANCE_BASE_URL ||
+        'unresolved (the target never answered)',
       verdict: mustFailed === 0 && !broken ? 'conforms' : 'does not conform',
       generatedAt: new Date().toISOString(),
       counts,
@@ -129,7 +142,12 @@ export default class ConformanceReporter implements Reporter {
       fs.mkdirSync(path.dirname(this.countsFile), { recursive: true });
       fs.writeFileSync(
         this.countsFile,
-        JSON.stringify({ passed: counts.passed, failed: failedForCi, skipped: counts.skipped, warnings: counts.warnings }),
+        JSON.stringify({
+          passed: counts.passed,
+          failed: failedForCi,
+          skipped: counts.skipped,
+          warnings: counts.warnings,
+        }),
       );
     }
     const notes = [
@@ -146,7 +164,13 @@ export default class ConformanceReporter implements Reporter {
   }
 }
 
-const ICON: Record<string, string> = { passed: '✅ passed', failed: '❌ failed', warning: '⚠️ warning', skipped: '⏭️ skipped', info: 'ℹ️ recorded' };
+const ICON: Record<string, string> = {
+  passed: '✅ passed',
+  failed: '❌ failed',
+  warning: '⚠️ warning',
+  skipped: '⏭️ skipped',
+  info: 'ℹ️ recorded',
+};
 
 function cell(text: string | undefined): string {
   return (text ?? '').replace(/\|/g, '\\|').replace(/\n+/g, '<br>');
@@ -173,9 +197,19 @@ export function renderMarkdown(summary: Summary): string {
   for (const section of SECTIONS) {
     const rules = summary.rules.filter((r) => r.section === section);
     if (!rules.length) continue;
-    out.push(`## ${section}`, '', '| Rule | Level | Status | Check | Reason / observation |', '|---|---|---|---|---|');
+    out.push(
+      `## ${section}`,
+      '',
+      '| Rule | Level | Status | Check | Reason / observation |',
+      '|---|---|---|---|---|',
+    );
     for (const r of rules) {
-      const status = r.level === 'INFO' && r.status === 'passed' ? 'info' : r.status === 'failed' && r.level === 'SHOULD' ? 'warning' : r.status;
+      const status =
+        r.level === 'INFO' && r.status === 'passed'
+          ? 'info'
+          : r.status === 'failed' && r.level === 'SHOULD'
+            ? 'warning'
+            : r.status;
       const note = [r.reason, ...(r.observations ?? [])].filter(Boolean).join('\n');
       out.push(`| ${r.id} | ${r.level} | ${ICON[status]} | ${cell(r.title)} | ${cell(note)} |`);
     }
@@ -183,7 +217,10 @@ export function renderMarkdown(summary: Summary): string {
   }
   const info = summary.rules.filter((r) => r.level === 'INFO');
   out.push('## What the implementation does where the spec is open (INFO)', '');
-  for (const r of info) out.push(`- **${r.id}** ${r.title}: ${r.status === 'skipped' ? `skipped (${r.reason})` : (r.observations ?? ['(nothing recorded)']).join('; ')}`);
+  for (const r of info)
+    out.push(
+      `- **${r.id}** ${r.title}: ${r.status === 'skipped' ? `skipped (${r.reason})` : (r.observations ?? ['(nothing recorded)']).join('; ')}`,
+    );
   out.push('');
   return out.join('\n');
 }

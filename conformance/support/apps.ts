@@ -3,7 +3,7 @@
  * `POST /apps/{app_id}/domains {"hostname"}` and `POST /apps/{app_id}/workers {"command"}` (see the
  * README) and skips the rules, with the reason, when an implementation cannot create them that way.
  */
-import { describe, randomText, type Reply } from './http.ts';
+import { type Reply, randomText, show } from './http.ts';
 import type { RuleContext } from './rule.ts';
 
 export const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -22,7 +22,7 @@ export function jsonOf(reply: Reply): unknown {
   try {
     return JSON.parse(reply.text);
   } catch {
-    throw new Error(`the body is not JSON: ${describe(reply)}`);
+    throw new Error(`the body is not JSON: ${show(reply)}`);
   }
 }
 
@@ -43,7 +43,12 @@ export interface Created {
   path: string;
 }
 
-export async function create(ctx: RuleContext, app: string, kind: 'domains' | 'workers', payload: Json): Promise<Created> {
+export async function create(
+  ctx: RuleContext,
+  app: string,
+  kind: 'domains' | 'workers',
+  payload: Json,
+): Promise<Created> {
   const reply = await ctx.api.json('POST', `/apps/${app}/${kind}`, payload);
   const field = Object.keys(payload)[0];
   if (!ok(reply)) ctx.skip(fixtureSkip(kind, field as string, reply));
@@ -53,17 +58,26 @@ export async function create(ctx: RuleContext, app: string, kind: 'domains' | 'w
   } catch {
     body = undefined;
   }
-  const id = isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? String(body.id) : undefined;
+  const id =
+    isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number')
+      ? String(body.id)
+      : undefined;
   if (!isObject(body) || id === undefined) {
     // The rules about the create answer itself (APP-DOM-01, APP-WRK-01) fail on this; the others cannot go on.
-    ctx.skip(`section B fixture: POST /apps/{app_id}/${kind} answered no object with an id, so the ${kind.slice(0, -1)} cannot be addressed: ${describe(reply).slice(0, 200)}`);
+    ctx.skip(
+      `section B fixture: POST /apps/{app_id}/${kind} answered no object with an id, so the ${kind.slice(0, -1)} cannot be addressed: ${show(reply).slice(0, 200)}`,
+    );
   }
   const path = `/apps/${app}/${kind}/${encodeURIComponent(id as string)}`;
   ctx.cleanup(() => ctx.api.send('DELETE', path));
   return { reply, body: body as Json, id: id as string, path };
 }
 
-export function createDomain(ctx: RuleContext, app: string, hostname = `${randomText('c')}.conformance.example`) {
+export function createDomain(
+  ctx: RuleContext,
+  app: string,
+  hostname = `${randomText('c')}.conformance.example`,
+) {
   return create(ctx, app, 'domains', { hostname });
 }
 

@@ -30,7 +30,7 @@ export function formEncode(fields: Record<string, string | number>): string {
     .join('&');
 }
 
-export function describe(reply: Reply): string {
+export function show(reply: Reply): string {
   const body = reply.text.length > 300 ? `${reply.text.slice(0, 300)}…` : reply.text;
   return `${reply.method} ${reply.path} → ${reply.status} [${reply.headers['content-type'] ?? 'no Content-Type'}] ${body}`;
 }
@@ -57,13 +57,13 @@ export function mediaType(reply: Reply): MediaType | undefined {
 }
 
 export function expectXmlMediaType(reply: Reply): void {
-  expect(mediaType(reply)?.type, `media type of ${describe(reply)}`).toBe('application/xml');
+  expect(mediaType(reply)?.type, `media type of ${show(reply)}`).toBe('application/xml');
 }
 
 export function expectJsonUtf8(reply: Reply): void {
   const media = mediaType(reply);
-  expect(media?.type, `media type of ${describe(reply)}`).toBe('application/json');
-  expect(media?.params.charset?.toLowerCase(), `charset of ${describe(reply)}`).toBe('utf-8');
+  expect(media?.type, `media type of ${show(reply)}`).toBe('application/json');
+  expect(media?.params.charset?.toLowerCase(), `charset of ${show(reply)}`).toBe('utf-8');
 }
 
 /** Decodes the body with the charset of the Content-Type or of the XML declaration (UTF-8 by default). */
@@ -84,7 +84,7 @@ export function xmlOf(reply: Reply): XmlDocument {
   try {
     return parseXml(decodeBody(reply));
   } catch (err) {
-    throw new Error(`not well-formed XML: ${(err as Error).message}\n${describe(reply)}`);
+    throw new Error(`not well-formed XML: ${(err as Error).message}\n${show(reply)}`);
   }
 }
 
@@ -93,9 +93,12 @@ export type Outcome = 'success' | 'failure';
 /** The result element of a write answer; fails the rule when it is not exactly one of the two forms. */
 export function resultOf(reply: Reply): Outcome {
   const doc = xmlOf(reply);
-  const text = doc.root.children.map((c) => (typeof c === 'string' ? c : '<element>')).join('').trim();
+  const text = doc.root.children
+    .map((c) => (typeof c === 'string' ? c : '<element>'))
+    .join('')
+    .trim();
   if (doc.root.name !== 'result' || (text !== 'success' && text !== 'failure')) {
-    throw new Error(`expected <result>success</result> or <result>failure</result>: ${describe(reply)}`);
+    throw new Error(`expected <result>success</result> or <result>failure</result>: ${show(reply)}`);
   }
   return text;
 }
@@ -130,7 +133,11 @@ export class Api {
     readonly baseUrl: string,
   ) {}
 
-  async send(method: string, path: string, options: { data?: string | object; headers?: Record<string, string> } = {}): Promise<Reply> {
+  async send(
+    method: string,
+    path: string,
+    options: { data?: string | object; headers?: Record<string, string> } = {},
+  ): Promise<Reply> {
     const response = await this.request.fetch(this.baseUrl + path, {
       method,
       headers: options.headers,
@@ -140,7 +147,14 @@ export class Api {
       timeout: 15_000,
     });
     const body = method === 'HEAD' ? Buffer.alloc(0) : await response.body();
-    const reply: Reply = { method, path, status: response.status(), headers: response.headers(), body, text: body.toString('utf8') };
+    const reply: Reply = {
+      method,
+      path,
+      status: response.status(),
+      headers: response.headers(),
+      body,
+      text: body.toString('utf8'),
+    };
     await response.dispose();
     return reply;
   }
@@ -150,7 +164,11 @@ export class Api {
   }
 
   /** PUT or POST a form (a raw string is sent as it is). */
-  form(method: 'PUT' | 'POST', path: string, fields: Record<string, string | number> | string): Promise<Reply> {
+  form(
+    method: 'PUT' | 'POST',
+    path: string,
+    fields: Record<string, string | number> | string,
+  ): Promise<Reply> {
     return this.send(method, path, {
       data: typeof fields === 'string' ? fields : formEncode(fields),
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -158,7 +176,13 @@ export class Api {
   }
 
   json(method: string, path: string, value?: object): Promise<Reply> {
-    return this.send(method, path, value === undefined ? {} : { data: JSON.stringify(value), headers: { 'Content-Type': 'application/json' } });
+    return this.send(
+      method,
+      path,
+      value === undefined
+        ? {}
+        : { data: JSON.stringify(value), headers: { 'Content-Type': 'application/json' } },
+    );
   }
 
   // --- section A helpers
@@ -192,13 +216,14 @@ export class Api {
   /** Every user of the list answer (fails the rule when the list is not readable). */
   async listUsers(): Promise<{ reply: Reply; doc: XmlDocument; users: User[] }> {
     const reply = await this.get('/UserService/users');
-    expect(reply.status, describe(reply)).toBeGreaterThanOrEqual(200);
-    expect(reply.status, describe(reply)).toBeLessThan(300);
+    expect(reply.status, show(reply)).toBeGreaterThanOrEqual(200);
+    expect(reply.status, show(reply)).toBeLessThan(300);
     const doc = xmlOf(reply);
     const found = doc.root.name === 'user' ? [doc.root] : elements(doc.root, 'user');
     const users = found.map((element) => {
       const user = userOf(element);
-      if (!user) throw new Error(`a user element without exactly one id, name and profession: ${describe(reply)}`);
+      if (!user)
+        throw new Error(`a user element without exactly one id, name and profession: ${show(reply)}`);
       return user;
     });
     return { reply, doc, users };
@@ -235,7 +260,10 @@ export function rawRequest(baseUrl: string, method: string, path: string, quietM
       socket.destroy();
       const all = Buffer.concat(chunks);
       const end = all.indexOf('\r\n\r\n');
-      if (end < 0) return reject(new Error(`no complete header block: ${JSON.stringify(all.toString('latin1').slice(0, 200))}`));
+      if (end < 0)
+        return reject(
+          new Error(`no complete header block: ${JSON.stringify(all.toString('latin1').slice(0, 200))}`),
+        );
       const lines = all.subarray(0, end).toString('latin1').split('\r\n');
       const headers: Record<string, string> = {};
       for (const line of lines.slice(1)) {
@@ -249,7 +277,9 @@ export function rawRequest(baseUrl: string, method: string, path: string, quietM
       timer = setTimeout(finish, quietMs);
     };
     socket.on('connect', () => {
-      socket.write(`${method} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: */*\r\nConnection: close\r\n\r\n`);
+      socket.write(
+        `${method} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: */*\r\nConnection: close\r\n\r\n`,
+      );
       arm();
     });
     socket.on('secureConnect', arm);

@@ -6,7 +6,7 @@
  * INFO rules never fail: whatever happens, the test passes and records an observation. SHOULD rules
  * fail like any test; the reporter counts them as warnings and keeps the run green.
  */
-import { request as playwrightRequest, test } from '@playwright/test';
+import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
 import { ruleById } from '../rules.ts';
 import { Api } from './http.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
@@ -23,9 +23,22 @@ export interface RuleContext {
   skip(reason: string): never;
 }
 
-export function rule(id: string, body: (ctx: RuleContext) => Promise<void>): void {
+type Body = (ctx: RuleContext) => Promise<void>;
+
+/**
+ * The arguments of `test()` for one rule; spec files write `test(...rule('USR-PUT-03', async (ctx) => …))`
+ * so that Playwright places the test at its line in the spec file.
+ */
+export function rule(
+  id: string,
+  body: Body,
+): [
+  string,
+  { tag: string[]; annotation: Array<{ type: string; description: string }> },
+  (fixtures: { request: APIRequestContext }, testInfo: TestInfo) => Promise<void>,
+] {
   const def = ruleById(id);
-  test(
+  return [
     `${id} [${def.level}] ${def.title}`,
     { tag: [`@${def.level}`], annotation: [{ type: 'rule', description: id }] },
     async ({ request }, testInfo) => {
@@ -63,7 +76,8 @@ export function rule(id: string, body: (ctx: RuleContext) => Promise<void>): voi
           try {
             await body(ctx);
           } catch (err) {
-            if ((err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped')) throw err;
+            if ((err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped'))
+              throw err;
             observe(`could not observe: ${(err as Error).message.split('\n')[0]}`);
           }
         } else {
@@ -73,5 +87,7 @@ export function rule(id: string, body: (ctx: RuleContext) => Promise<void>): voi
         for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
       }
     },
-  );
+  ];
 }
+
+export { test };

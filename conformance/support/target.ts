@@ -60,7 +60,8 @@ export async function waitUntilAnswering(
     } catch (err) {
       lastError = (err as Error).message;
     }
-    if (Date.now() > deadline) throw new Error(`${baseUrl} did not answer within ${timeoutMs} ms (${lastError})`);
+    if (Date.now() > deadline)
+      throw new Error(`${baseUrl} did not answer within ${timeoutMs} ms (${lastError})`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -181,7 +182,8 @@ export interface ResolvedTarget {
 export function resolvedTarget(): ResolvedTarget {
   const baseUrl = process.env.CONFORMANCE_RESOLVED_URL;
   const mode = process.env.CONFORMANCE_RESOLVED_MODE as Mode | undefined;
-  if (!baseUrl || !mode) throw new Error('the conformance target is not resolved (run through playwright.config.ts)');
+  if (!baseUrl || !mode)
+    throw new Error('the conformance target is not resolved (run through playwright.config.ts)');
   return {
     mode,
     baseUrl: baseUrl.replace(/\/+$/, ''),

@@ -1,6 +1,6 @@
 /** Shared steps of the section A rules. */
 import { expect } from '@playwright/test';
-import { type Api, describe, randomId, randomText, type Reply, resultOf, type User } from './http.ts';
+import { type Api, type Reply, randomId, randomText, resultOf, show, type User } from './http.ts';
 import type { RuleContext } from './rule.ts';
 
 export type NewUser = {
@@ -14,7 +14,11 @@ export function newUser(prefix = 'conf'): NewUser {
 }
 
 /** Creates a user for a rule that is about something else; deleted after the rule. */
-export async function givenUser(ctx: RuleContext, api: Api = ctx.api, user: NewUser = newUser()): Promise<NewUser> {
+export async function givenUser(
+  ctx: RuleContext,
+  api: Api = ctx.api,
+  user: NewUser = newUser(),
+): Promise<NewUser> {
   ctx.cleanup(() => api.del(user.id));
   const reply = await api.put(user);
   let outcome: string;
@@ -23,7 +27,7 @@ export async function givenUser(ctx: RuleContext, api: Api = ctx.api, user: NewU
   } catch (err) {
     throw new Error(`could not create a user for this rule: ${(err as Error).message}`);
   }
-  if (outcome !== 'success') throw new Error(`could not create a user for this rule: ${describe(reply)}`);
+  if (outcome !== 'success') throw new Error(`could not create a user for this rule: ${show(reply)}`);
   return user;
 }
 
@@ -35,7 +39,7 @@ export function unknownId(ctx: RuleContext, api: Api = ctx.api): number {
 }
 
 export function expectOutcome(reply: Reply, outcome: 'success' | 'failure'): void {
-  expect(resultOf(reply), describe(reply)).toBe(outcome);
+  expect(resultOf(reply), show(reply)).toBe(outcome);
 }
 
 export function expectSameUser(actual: User | undefined, expected: NewUser, what: string): void {

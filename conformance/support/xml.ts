@@ -33,7 +33,8 @@ function isXmlChar(code: number): boolean {
 
 function decodeEntities(raw: string, where: string): string {
   return raw.replace(/&([^;&<\s]*);?/g, (match, ref: string) => {
-    if (!match.endsWith(';')) throw new XmlError(`a raw "&" in ${where}: ${JSON.stringify(match.slice(0, 20))}`);
+    if (!match.endsWith(';'))
+      throw new XmlError(`a raw "&" in ${where}: ${JSON.stringify(match.slice(0, 20))}`);
     if (ref in PREDEFINED) return PREDEFINED[ref] as string;
     const num = /^#x([0-9a-fA-F]+)$/.exec(ref) ?? /^#([0-9]+)$/.exec(ref);
     if (num) {
@@ -50,7 +51,8 @@ export function parseXml(text: string): XmlDocument {
   if (text.charCodeAt(0) === 0xfeff) pos = 1;
   for (const ch of text) {
     const code = ch.codePointAt(0) as number;
-    if (!isXmlChar(code)) throw new XmlError(`character U+${code.toString(16).padStart(4, '0')} is not allowed in XML`);
+    if (!isXmlChar(code))
+      throw new XmlError(`character U+${code.toString(16).padStart(4, '0')} is not allowed in XML`);
   }
   let declaration: Record<string, string> | undefined;
   const fail = (message: string): never => {

@@ -1,42 +1,80 @@
 // SPEC.md A, endpoint 7 and rule 7: HEAD /UserService/users.
 import { expect } from '@playwright/test';
 import { rawRequest } from '../support/http.ts';
-import { rule } from '../support/rule.ts';
+import { rule, test } from '../support/rule.ts';
 import { givenUser } from '../support/users.ts';
 
 /** Headers whose values legitimately differ between two answers, or that belong to one connection. */
-const VOLATILE = new Set(['date', 'request-id', 'x-request-id', 'x-correlation-id', 'etag', 'last-modified', 'age', 'expires', 'set-cookie', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'server-timing', 'x-response-time']);
+const VOLATILE = new Set([
+  'date',
+  'request-id',
+  'x-request-id',
+  'x-correlation-id',
+  'etag',
+  'last-modified',
+  'age',
+  'expires',
+  'set-cookie',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'server-timing',
+  'x-response-time',
+]);
 /** Framing and connection headers, compared by presence only as "the message framing". */
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
 
-rule('USR-HEAD-01', async (ctx) => {
-  const head = await rawRequest(ctx.api.baseUrl, 'HEAD', '/UserService/users');
-  expect(head.statusLine, 'status line of HEAD').toMatch(/^HTTP\/1\.[01] \d{3}/);
-  expect(head.extra.length, `bytes sent after the headers of a HEAD answer: ${JSON.stringify(head.extra.toString('utf8').slice(0, 120))}`).toBe(0);
-});
+test(
+  ...rule('USR-HEAD-01', async (ctx) => {
+    const head = await rawRequest(ctx.api.baseUrl, 'HEAD', '/UserService/users');
+    expect(head.statusLine, 'status line of HEAD').toMatch(/^HTTP\/1\.[01] \d{3}/);
+    expect(
+      head.extra.length,
+      `bytes sent after the headers of a HEAD answer: ${JSON.stringify(head.extra.toString('utf8').slice(0, 120))}`,
+    ).toBe(0);
+  }),
+);
 
-rule('USR-HEAD-02', async (ctx) => {
-  const get1 = await ctx.api.get('/UserService/users');
-  const head = await ctx.api.send('HEAD', '/UserService/users');
-  const get2 = await ctx.api.get('/UserService/users');
-  expect(head.status, 'status of HEAD vs GET').toBe(get1.status);
-  expect(head.headers['content-type'], 'Content-Type of HEAD vs GET').toBe(get1.headers['content-type']);
-  const missing = Object.keys(get1.headers).filter((name) => !HOP.has(name) && !(name in head.headers));
-  expect(missing, 'headers of GET that HEAD does not send').toEqual([]);
-  const differing = Object.keys(get1.headers).filter(
-    (name) => !VOLATILE.has(name) && name in head.headers && get2.headers[name] === get1.headers[name] && head.headers[name] !== get1.headers[name],
-  );
-  expect(differing.map((n) => `${n}: GET ${get1.headers[n]} / HEAD ${head.headers[n]}`), 'header values that differ').toEqual([]);
-  const length = get1.headers['content-length'];
-  if (length !== undefined && get2.headers['content-length'] === length) {
-    expect(head.headers['content-length'], 'Content-Length of HEAD vs GET (the list did not change in between)').toBe(length);
-  }
-});
+test(
+  ...rule('USR-HEAD-02', async (ctx) => {
+    const get1 = await ctx.api.get('/UserService/users');
+    const head = await ctx.api.send('HEAD', '/UserService/users');
+    const get2 = await ctx.api.get('/UserService/users');
+    expect(head.status, 'status of HEAD vs GET').toBe(get1.status);
+    expect(head.headers['content-type'], 'Content-Type of HEAD vs GET').toBe(get1.headers['content-type']);
+    const missing = Object.keys(get1.headers).filter((name) => !HOP.has(name) && !(name in head.headers));
+    expect(missing, 'headers of GET that HEAD does not send').toEqual([]);
+    const differing = Object.keys(get1.headers).filter(
+      (name) =>
+        !VOLATILE.has(name) &&
+        name in head.headers &&
+        get2.headers[name] === get1.headers[name] &&
+        head.headers[name] !== get1.headers[name],
+    );
+    expect(
+      differing.map((n) => `${n}: GET ${get1.headers[n]} / HEAD ${head.headers[n]}`),
+      'header values that differ',
+    ).toEqual([]);
+    const length = get1.headers['content-length'];
+    if (length !== undefined && get2.headers['content-length'] === length) {
+      expect(
+        head.headers['content-length'],
+        'Content-Length of HEAD vs GET (the list did not change in between)',
+      ).toBe(length);
+    }
+  }),
+);
 
-rule('USR-HEAD-03', async (ctx) => {
-  const user = await givenUser(ctx);
-  const get = await ctx.api.get(`/UserService/users/${user.id}`);
-  const head = await rawRequest(ctx.api.baseUrl, 'HEAD', `/UserService/users/${user.id}`);
-  expect(head.statusLine.split(' ')[1], 'status of HEAD vs GET of a user').toBe(String(get.status));
-  expect(head.extra.length, `bytes after the headers of HEAD: ${JSON.stringify(head.extra.toString('utf8').slice(0, 120))}`).toBe(0);
-});
+test(
+  ...rule('USR-HEAD-03', async (ctx) => {
+    const user = await givenUser(ctx);
+    const get = await ctx.api.get(`/UserService/users/${user.id}`);
+    const head = await rawRequest(ctx.api.baseUrl, 'HEAD', `/UserService/users/${user.id}`);
+    expect(head.statusLine.split(' ')[1], 'status of HEAD vs GET of a user').toBe(String(get.status));
+    expect(
+      head.extra.length,
+      `bytes after the headers of HEAD: ${JSON.stringify(head.extra.toString('utf8').slice(0, 120))}`,
+    ).toBe(0);
+  }),
+);

@@ -1,8 +1,9 @@
 // SPEC.md A, rules 8-11 and the statuses the spec does not fix: recorded, never failed.
-import { describe, randomText, resultOf } from '../support/http.ts';
-import { rule } from '../support/rule.ts';
-import { givenUser, newUser, unknownId } from '../support/users.ts';
+
 import type { Reply } from '../support/http.ts';
+import { randomText, resultOf, show } from '../support/http.ts';
+import { rule, test } from '../support/rule.ts';
+import { givenUser, newUser, unknownId } from '../support/users.ts';
 
 function outcome(reply: Reply): string {
   try {
@@ -12,40 +13,57 @@ function outcome(reply: Reply): string {
   }
 }
 
-rule('USR-OPEN-01', async (ctx) => {
-  const user = newUser('open');
-  ctx.cleanup(() => ctx.api.del(user.id));
-  const put = await ctx.api.put(user);
-  const post = await ctx.api.post({ ...user, name: `${user.name}-2` });
-  const del = await ctx.api.del(user.id);
-  ctx.observe(`success: PUT ${outcome(put)}, POST ${outcome(post)}, DELETE ${outcome(del)}`);
-});
+test(
+  ...rule('USR-OPEN-01', async (ctx) => {
+    const user = newUser('open');
+    ctx.cleanup(() => ctx.api.del(user.id));
+    const put = await ctx.api.put(user);
+    const post = await ctx.api.post({ ...user, name: `${user.name}-2` });
+    const del = await ctx.api.del(user.id);
+    ctx.observe(`success: PUT ${outcome(put)}, POST ${outcome(post)}, DELETE ${outcome(del)}`);
+  }),
+);
 
-rule('USR-OPEN-02', async (ctx) => {
-  const user = await givenUser(ctx);
-  const ghost = unknownId(ctx);
-  const put = await ctx.api.put(user);
-  const post = await ctx.api.post({ ...user, id: ghost });
-  const del = await ctx.api.del(ghost);
-  ctx.observe(`failure: PUT of an existing id ${outcome(put)}, POST of an unknown id ${outcome(post)}, DELETE of an unknown id ${outcome(del)}`);
-});
+test(
+  ...rule('USR-OPEN-02', async (ctx) => {
+    const user = await givenUser(ctx);
+    const ghost = unknownId(ctx);
+    const put = await ctx.api.put(user);
+    const post = await ctx.api.post({ ...user, id: ghost });
+    const del = await ctx.api.del(ghost);
+    ctx.observe(
+      `failure: PUT of an existing id ${outcome(put)}, POST of an unknown id ${outcome(post)}, DELETE of an unknown id ${outcome(del)}`,
+    );
+  }),
+);
 
-rule('USR-OPEN-03', async (ctx) => {
-  const user = newUser('path');
-  ctx.cleanup(() => ctx.api.del(user.id));
-  const put = await ctx.api.form('PUT', `/UserService/users/${user.id}`, user);
-  const created = await ctx.api.readUser(user.id);
-  const post = await ctx.api.form('POST', `/UserService/users/${user.id}`, { ...user, name: `${user.name}-2` });
-  const updated = await ctx.api.readUser(user.id);
-  ctx.observe(
-    `PUT /UserService/users/{id}: ${outcome(put)}${created ? ' (user created)' : ''}; POST /UserService/users/{id}: ${outcome(post)}${updated?.name.endsWith('-2') ? ' (user updated)' : ''}`,
-  );
-});
+test(
+  ...rule('USR-OPEN-03', async (ctx) => {
+    const user = newUser('path');
+    ctx.cleanup(() => ctx.api.del(user.id));
+    const put = await ctx.api.form('PUT', `/UserService/users/${user.id}`, user);
+    const created = await ctx.api.readUser(user.id);
+    const post = await ctx.api.form('POST', `/UserService/users/${user.id}`, {
+      ...user,
+      name: `${user.name}-2`,
+    });
+    const updated = await ctx.api.readUser(user.id);
+    ctx.observe(
+      `PUT /UserService/users/{id}: ${outcome(put)}${created ? ' (user created)' : ''}; POST /UserService/users/{id}: ${outcome(post)}${updated?.name.endsWith('-2') ? ' (user updated)' : ''}`,
+    );
+  }),
+);
 
-rule('USR-OPEN-04', async (ctx) => {
-  const user = newUser('invalid');
-  ctx.cleanup(() => ctx.api.del(user.id));
-  const missing = await ctx.api.form('PUT', '/UserService/users', { id: user.id, name: user.name });
-  const notInt = await ctx.api.form('PUT', '/UserService/users', { id: `x${user.id}`, name: randomText('n'), profession: 'p' });
-  ctx.observe(`missing profession: ${describe(missing).slice(0, 200)}; id "x…": ${describe(notInt).slice(0, 200)}`);
-});
+test(
+  ...rule('USR-OPEN-04', async (ctx) => {
+    const user = newUser('invalid');
+    ctx.cleanup(() => ctx.api.del(user.id));
+    const missing = await ctx.api.form('PUT', '/UserService/users', { id: user.id, name: user.name });
+    const notInt = await ctx.api.form('PUT', '/UserService/users', {
+      id: `x${user.id}`,
+      name: randomText('n'),
+      profession: 'p',
+    });
+    ctx.observe(`missing profession: ${show(missing).slice(0, 200)}; id "x…": ${show(notInt).slice(0, 200)}`);
+  }),
+);

@@ -1,30 +1,45 @@
 // SPEC.md A, endpoint 4 and rule 4: POST /UserService/users updates.
-import { rule } from '../support/rule.ts';
-import { expectAbsent, expectOutcome, expectStored, givenUser, newUser, unknownId } from '../support/users.ts';
+import { rule, test } from '../support/rule.ts';
+import {
+  expectAbsent,
+  expectOutcome,
+  expectStored,
+  givenUser,
+  newUser,
+  unknownId,
+} from '../support/users.ts';
 
-rule('USR-POST-01', async (ctx) => {
-  const user = await givenUser(ctx);
-  expectOutcome(await ctx.api.post({ ...user, name: `${user.name}-new` }), 'success');
-});
+test(
+  ...rule('USR-POST-01', async (ctx) => {
+    const user = await givenUser(ctx);
+    expectOutcome(await ctx.api.post({ ...user, name: `${user.name}-new` }), 'success');
+  }),
+);
 
-rule('USR-POST-02', async (ctx) => {
-  const user = await givenUser(ctx);
-  const replacement = { id: user.id, name: newUser().name, profession: newUser().profession };
-  await ctx.api.post(replacement);
-  await expectStored(ctx.api, replacement, 'after POST (both name and profession replaced)');
-  // Replacing again with one field back to its old value: nothing is merged from either version.
-  const again = { id: user.id, name: user.name, profession: newUser().profession };
-  await ctx.api.post(again);
-  await expectStored(ctx.api, again, 'after a second POST');
-});
+test(
+  ...rule('USR-POST-02', async (ctx) => {
+    const user = await givenUser(ctx);
+    const replacement = { id: user.id, name: newUser().name, profession: newUser().profession };
+    await ctx.api.post(replacement);
+    await expectStored(ctx.api, replacement, 'after POST (both name and profession replaced)');
+    // Replacing again with one field back to its old value: nothing is merged from either version.
+    const again = { id: user.id, name: user.name, profession: newUser().profession };
+    await ctx.api.post(again);
+    await expectStored(ctx.api, again, 'after a second POST');
+  }),
+);
 
-rule('USR-POST-03', async (ctx) => {
-  const id = unknownId(ctx);
-  expectOutcome(await ctx.api.post({ ...newUser(), id }), 'failure');
-});
+test(
+  ...rule('USR-POST-03', async (ctx) => {
+    const id = unknownId(ctx);
+    expectOutcome(await ctx.api.post({ ...newUser(), id }), 'failure');
+  }),
+);
 
-rule('USR-POST-04', async (ctx) => {
-  const id = unknownId(ctx);
-  await ctx.api.post({ ...newUser(), id });
-  await expectAbsent(ctx.api, id, 'after POST of an unknown id');
-});
+test(
+  ...rule('USR-POST-04', async (ctx) => {
+    const id = unknownId(ctx);
+    await ctx.api.post({ ...newUser(), id });
+    await expectAbsent(ctx.api, id, 'after POST of an unknown id');
+  }),
+);

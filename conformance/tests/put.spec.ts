@@ -1,62 +1,85 @@
 // SPEC.md A, endpoint 3 and rule 3: PUT /UserService/users creates.
 import { expect } from '@playwright/test';
-import { describe, expectXmlMediaType, resultOf } from '../support/http.ts';
-import { rule } from '../support/rule.ts';
+import { expectXmlMediaType, resultOf, show } from '../support/http.ts';
+import { rule, test } from '../support/rule.ts';
 import { expectOutcome, expectStored, givenUser, newUser } from '../support/users.ts';
 
-rule('USR-PUT-01', async (ctx) => {
-  const user = newUser('put');
-  ctx.cleanup(() => ctx.api.del(user.id));
-  const reply = await ctx.api.put(user);
-  expectXmlMediaType(reply);
-  expectOutcome(reply, 'success');
-});
+test(
+  ...rule('USR-PUT-01', async (ctx) => {
+    const user = newUser('put');
+    ctx.cleanup(() => ctx.api.del(user.id));
+    const reply = await ctx.api.put(user);
+    expectXmlMediaType(reply);
+    expectOutcome(reply, 'success');
+  }),
+);
 
-rule('USR-PUT-02', async (ctx) => {
-  const user = newUser('put');
-  ctx.cleanup(() => ctx.api.del(user.id));
-  await ctx.api.put(user);
-  await expectStored(ctx.api, user, 'after PUT of a new id');
-});
+test(
+  ...rule('USR-PUT-02', async (ctx) => {
+    const user = newUser('put');
+    ctx.cleanup(() => ctx.api.del(user.id));
+    await ctx.api.put(user);
+    await expectStored(ctx.api, user, 'after PUT of a new id');
+  }),
+);
 
-rule('USR-PUT-03', async (ctx) => {
-  const user = await givenUser(ctx);
-  const reply = await ctx.api.put({ ...user, name: `${user.name}-again`, profession: `${user.profession}-again` });
-  expectOutcome(reply, 'failure');
-});
+test(
+  ...rule('USR-PUT-03', async (ctx) => {
+    const user = await givenUser(ctx);
+    const reply = await ctx.api.put({
+      ...user,
+      name: `${user.name}-again`,
+      profession: `${user.profession}-again`,
+    });
+    expectOutcome(reply, 'failure');
+  }),
+);
 
-rule('USR-PUT-04', async (ctx) => {
-  const user = await givenUser(ctx);
-  await ctx.api.put({ ...user, name: `${user.name}-again`, profession: `${user.profession}-again` });
-  await expectStored(ctx.api, user, 'after PUT of an existing id');
-});
+test(
+  ...rule('USR-PUT-04', async (ctx) => {
+    const user = await givenUser(ctx);
+    await ctx.api.put({ ...user, name: `${user.name}-again`, profession: `${user.profession}-again` });
+    await expectStored(ctx.api, user, 'after PUT of an existing id');
+  }),
+);
 
-rule('USR-PUT-05', async (ctx) => {
-  const base = newUser('race');
-  ctx.cleanup(() => ctx.api.del(base.id));
-  const contenders = Array.from({ length: 50 }, (_, i) => ({ ...base, name: `${base.name}-${i}` }));
-  const replies = await Promise.all(contenders.map((u) => ctx.api.put(u)));
-  const outcomes = replies.map((reply) => {
-    try {
-      return resultOf(reply);
-    } catch {
-      return `unreadable (${reply.status})`;
-    }
-  });
-  const winners = contenders.filter((_, i) => outcomes[i] === 'success');
-  const tally = outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {});
-  expect(winners.length, `successes among 50 concurrent PUTs of id ${base.id}: ${JSON.stringify(tally)}`).toBe(1);
-  expect(tally.failure, `failure results: ${JSON.stringify(tally)}`).toBe(49);
-  await expectStored(ctx.api, winners[0] as typeof base, 'the stored user is the one whose PUT succeeded');
-});
+test(
+  ...rule('USR-PUT-05', async (ctx) => {
+    const base = newUser('race');
+    ctx.cleanup(() => ctx.api.del(base.id));
+    const contenders = Array.from({ length: 50 }, (_, i) => ({ ...base, name: `${base.name}-${i}` }));
+    const replies = await Promise.all(contenders.map((u) => ctx.api.put(u)));
+    const outcomes = replies.map((reply) => {
+      try {
+        return resultOf(reply);
+      } catch {
+        return `unreadable (${reply.status})`;
+      }
+    });
+    const winners = contenders.filter((_, i) => outcomes[i] === 'success');
+    const tally: Record<string, number> = {};
+    for (const o of outcomes) tally[o] = (tally[o] ?? 0) + 1;
+    expect(
+      winners.length,
+      `successes among 50 concurrent PUTs of id ${base.id}: ${JSON.stringify(tally)}`,
+    ).toBe(1);
+    expect(tally.failure, `failure results: ${JSON.stringify(tally)}`).toBe(49);
+    await expectStored(ctx.api, winners[0] as typeof base, 'the stored user is the one whose PUT succeeded');
+  }),
+);
 
-rule('USR-PUT-06', async (ctx) => {
-  const user = newUser('idem');
-  ctx.cleanup(() => ctx.api.del(user.id));
-  const first = await ctx.api.put(user);
-  expectOutcome(first, 'success');
-  const second = await ctx.api.put(user);
-  const third = await ctx.api.put(user);
-  expect([second, third].map((r) => r.status < 500), `repeated PUTs: ${describe(second)}`).toEqual([true, true]);
-  await expectStored(ctx.api, user, 'after the same PUT three times');
-});
+test(
+  ...rule('USR-PUT-06', async (ctx) => {
+    const user = newUser('idem');
+    ctx.cleanup(() => ctx.api.del(user.id));
+    const first = await ctx.api.put(user);
+    expectOutcome(first, 'success');
+    const second = await ctx.api.put(user);
+    const third = await ctx.api.put(user);
+    expect(
+      [second, third].map((r) => r.status < 500),
+      `repeated PUTs: ${show(second)}`,
+    ).toEqual([true, true]);
+    await expectStored(ctx.api, user, 'after the same PUT three times');
+  }),
+);

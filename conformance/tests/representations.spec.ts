@@ -1,68 +1,102 @@
 // SPEC.md "What the service does" (XML representations, form-encoded input) and the media types of
 // section A's endpoint table.
 import { expect } from '@playwright/test';
-import { describe, mediaType, randomId, type Reply, userOf, xmlOf } from '../support/http.ts';
-import { rule } from '../support/rule.ts';
+import { mediaType, type Reply, randomId, show, userOf, xmlOf } from '../support/http.ts';
+import { rule, test } from '../support/rule.ts';
 import { expectSameUser, givenUser, type NewUser, unknownId } from '../support/users.ts';
 
-rule('USR-XML-01', async (ctx) => {
-  const user = await givenUser(ctx);
-  const ghost = unknownId(ctx);
-  const replies: Reply[] = [
-    await ctx.api.get('/UserService/users'),
-    await ctx.api.get(`/UserService/users/${user.id}`),
-    await ctx.api.put(user),
-    await ctx.api.post({ ...user, name: `${user.name}-2` }),
-    await ctx.api.post({ ...user, id: ghost }),
-    await ctx.api.send('OPTIONS', '/UserService/users'),
-    await ctx.api.del(user.id),
-    await ctx.api.del(ghost),
-  ];
-  const wrong = replies.filter((r) => mediaType(r)?.type !== 'application/xml').map(describe);
-  expect(wrong, 'answers whose media type is not application/xml').toEqual([]);
-});
+test(
+  ...rule('USR-XML-01', async (ctx) => {
+    const user = await givenUser(ctx);
+    const ghost = unknownId(ctx);
+    const replies: Reply[] = [
+      await ctx.api.get('/UserService/users'),
+      await ctx.api.get(`/UserService/users/${user.id}`),
+      await ctx.api.put(user),
+      await ctx.api.post({ ...user, name: `${user.name}-2` }),
+      await ctx.api.post({ ...user, id: ghost }),
+      await ctx.api.send('OPTIONS', '/UserService/users'),
+      await ctx.api.del(user.id),
+      await ctx.api.del(ghost),
+    ];
+    const wrong = replies.filter((r) => mediaType(r)?.type !== 'application/xml').map(show);
+    expect(wrong, 'answers whose media type is not application/xml').toEqual([]);
+  }),
+);
 
 /** PUT, then read back by id and in the list: both documents well-formed, the text unchanged. */
 async function roundTrip(ctx: Parameters<Parameters<typeof rule>[1]>[0], user: NewUser): Promise<void> {
   await givenUser(ctx, ctx.api, user);
   const reply = await ctx.api.get(`/UserService/users/${user.id}`);
   const doc = xmlOf(reply);
-  expect(doc.root.name, describe(reply)).toBe('user');
+  expect(doc.root.name, show(reply)).toBe('user');
   expectSameUser(userOf(doc.root), user, 'GET by id');
   const listed = await ctx.api.usersWithId(user.id);
   expectSameUser(listed[0], user, 'in the list');
 }
 
-rule('USR-XML-02', async (ctx) => {
-  await roundTrip(ctx, { id: randomId(), name: `a<b & c]]>d "q" 'a' > &amp; <!--x-->`, profession: `</user><user><id>1</id>&lt;` });
-});
+test(
+  ...rule('USR-XML-02', async (ctx) => {
+    await roundTrip(ctx, {
+      id: randomId(),
+      name: `a<b & c]]>d "q" 'a' > &amp; <!--x-->`,
+      profession: `</user><user><id>1</id>&lt;`,
+    });
+  }),
+);
 
-rule('USR-XML-03', async (ctx) => {
-  await roundTrip(ctx, { id: randomId(), name: 'Zoë Ångström 山田 太郎 😀', profession: 'Ingénieure — Ελληνικά ß' });
-});
+test(
+  ...rule('USR-XML-03', async (ctx) => {
+    await roundTrip(ctx, {
+      id: randomId(),
+      name: 'Zoë Ångström 山田 太郎 😀',
+      profession: 'Ingénieure — Ελληνικά ß',
+    });
+  }),
+);
 
-async function formRoundTrip(ctx: Parameters<Parameters<typeof rule>[1]>[0], raw: string, expected: { name: string; profession: string }) {
+async function formRoundTrip(
+  ctx: Parameters<Parameters<typeof rule>[1]>[0],
+  raw: string,
+  expected: { name: string; profession: string },
+) {
   const id = randomId();
   ctx.cleanup(() => ctx.api.del(id));
   const reply = await ctx.api.form('PUT', '/UserService/users', `id=${id}&${raw}`);
-  expect(reply.status, describe(reply)).toBeLessThan(500);
+  expect(reply.status, show(reply)).toBeLessThan(500);
   expectSameUser(await ctx.api.readUser(id), { id, ...expected }, `form ${raw}`);
 }
 
-rule('USR-FORM-01', async (ctx) => {
-  await formRoundTrip(ctx, 'name=Jean+Paul&profession=a+b+c', { name: 'Jean Paul', profession: 'a b c' });
-});
+test(
+  ...rule('USR-FORM-01', async (ctx) => {
+    await formRoundTrip(ctx, 'name=Jean+Paul&profession=a+b+c', { name: 'Jean Paul', profession: 'a b c' });
+  }),
+);
 
-rule('USR-FORM-02', async (ctx) => {
-  await formRoundTrip(ctx, 'name=%2B1%26x%3Dy%25&profession=x%20y%2Bz', { name: '+1&x=y%', profession: 'x y+z' });
-});
+test(
+  ...rule('USR-FORM-02', async (ctx) => {
+    await formRoundTrip(ctx, 'name=%2B1%26x%3Dy%25&profession=x%20y%2Bz', {
+      name: '+1&x=y%',
+      profession: 'x y+z',
+    });
+  }),
+);
 
-rule('USR-FORM-03', async (ctx) => {
-  await formRoundTrip(ctx, 'name=%C3%A9t%C3%A9&profession=%E5%B1%B1%F0%9F%98%80', { name: 'été', profession: '山😀' });
-});
+test(
+  ...rule('USR-FORM-03', async (ctx) => {
+    await formRoundTrip(ctx, 'name=%C3%A9t%C3%A9&profession=%E5%B1%B1%F0%9F%98%80', {
+      name: 'été',
+      profession: '山😀',
+    });
+  }),
+);
 
-rule('USR-XML-04', async (ctx) => {
-  const reply = await ctx.api.get('/UserService/users');
-  const declaration = xmlOf(reply).declaration;
-  ctx.observe(`Content-Type: ${reply.headers['content-type'] ?? '(none)'}; XML declaration: ${declaration ? JSON.stringify(declaration) : '(none)'}`);
-});
+test(
+  ...rule('USR-XML-04', async (ctx) => {
+    const reply = await ctx.api.get('/UserService/users');
+    const declaration = xmlOf(reply).declaration;
+    ctx.observe(
+      `Content-Type: ${reply.headers['content-type'] ?? '(none)'}; XML declaration: ${declaration ? JSON.stringify(declaration) : '(none)'}`,
+    );
+  }),
+);

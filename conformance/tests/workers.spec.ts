@@ -1,73 +1,101 @@
 // SPEC.md B: the asynchronous case, on workers (202 with {}, the resource removed afterwards).
 import { expect } from '@playwright/test';
-import { ASYNC_TIMEOUT_MS, createWorker, fixtureSkip, isObject, type Json, jsonOf, newApp, ok } from '../support/apps.ts';
-import { describe } from '../support/http.ts';
-import { rule } from '../support/rule.ts';
+import {
+  ASYNC_TIMEOUT_MS,
+  createWorker,
+  fixtureSkip,
+  isObject,
+  type Json,
+  jsonOf,
+  newApp,
+  ok,
+} from '../support/apps.ts';
+import { show } from '../support/http.ts';
+import { rule, test } from '../support/rule.ts';
 
-rule('APP-WRK-01', async (ctx) => {
-  const app = newApp();
-  const reply = await ctx.api.json('POST', `/apps/${app}/workers`, { command: 'conformance-check' });
-  if (!ok(reply)) ctx.skip(fixtureSkip('workers', 'command', reply));
-  let body: unknown;
-  try {
-    body = JSON.parse(reply.text);
-  } catch {}
-  const id = isObject(body) && body.id !== undefined ? String(body.id) : undefined;
-  if (id !== undefined) ctx.cleanup(() => ctx.api.send('DELETE', `/apps/${app}/workers/${encodeURIComponent(id)}`));
-  if (reply.status !== 200 && reply.status !== 201) ctx.skip(`the create was answered ${reply.status}; the rule covers 200 and 201`);
-  body = jsonOf(reply);
-  expect(isObject(body) && id !== undefined, `a JSON object with an id: ${describe(reply)}`).toBe(true);
-  const read = await ctx.api.get(`/apps/${app}/workers/${encodeURIComponent(id as string)}`);
-  if (read.status === 200) {
-    const shown = jsonOf(read);
-    if (isObject(shown)) {
-      const missing = Object.keys(shown).filter((k) => !(k in (body as Json)));
-      expect(missing, `visible fields (GET) missing from the create answer: ${describe(reply)}`).toEqual([]);
+test(
+  ...rule('APP-WRK-01', async (ctx) => {
+    const app = newApp();
+    const reply = await ctx.api.json('POST', `/apps/${app}/workers`, { command: 'conformance-check' });
+    if (!ok(reply)) ctx.skip(fixtureSkip('workers', 'command', reply));
+    let body: unknown;
+    try {
+      body = JSON.parse(reply.text);
+    } catch {}
+    const id = isObject(body) && body.id !== undefined ? String(body.id) : undefined;
+    if (id !== undefined)
+      ctx.cleanup(() => ctx.api.send('DELETE', `/apps/${app}/workers/${encodeURIComponent(id)}`));
+    if (reply.status !== 200 && reply.status !== 201)
+      ctx.skip(`the create was answered ${reply.status}; the rule covers 200 and 201`);
+    body = jsonOf(reply);
+    expect(isObject(body) && id !== undefined, `a JSON object with an id: ${show(reply)}`).toBe(true);
+    const read = await ctx.api.get(`/apps/${app}/workers/${encodeURIComponent(id as string)}`);
+    if (read.status === 200) {
+      const shown = jsonOf(read);
+      if (isObject(shown)) {
+        const missing = Object.keys(shown).filter((k) => !(k in (body as Json)));
+        expect(missing, `visible fields (GET) missing from the create answer: ${show(reply)}`).toEqual([]);
+      }
+    } else {
+      ctx.observe(`GET of the worker answered ${read.status}: only the presence of an id was checked`);
     }
-  } else {
-    ctx.observe(`GET of the worker answered ${read.status}: only the presence of an id was checked`);
-  }
-});
+  }),
+);
 
-rule('APP-WRK-02', async (ctx) => {
-  const worker = await createWorker(ctx, newApp());
-  const reply = await ctx.api.send('DELETE', worker.path);
-  expect(reply.status, describe(reply)).toBe(202);
-});
+test(
+  ...rule('APP-WRK-02', async (ctx) => {
+    const worker = await createWorker(ctx, newApp());
+    const reply = await ctx.api.send('DELETE', worker.path);
+    expect(reply.status, show(reply)).toBe(202);
+  }),
+);
 
-rule('APP-WRK-03', async (ctx) => {
-  const worker = await createWorker(ctx, newApp());
-  const reply = await ctx.api.send('DELETE', worker.path);
-  if (reply.status !== 202) ctx.skip(`DELETE of a worker was answered ${reply.status}, not 202 (see APP-WRK-02)`);
-  expect(jsonOf(reply), `body of the 202: ${describe(reply)}`).toEqual({});
-});
+test(
+  ...rule('APP-WRK-03', async (ctx) => {
+    const worker = await createWorker(ctx, newApp());
+    const reply = await ctx.api.send('DELETE', worker.path);
+    if (reply.status !== 202)
+      ctx.skip(`DELETE of a worker was answered ${reply.status}, not 202 (see APP-WRK-02)`);
+    expect(jsonOf(reply), `body of the 202: ${show(reply)}`).toEqual({});
+  }),
+);
 
-rule('APP-WRK-04', async (ctx) => {
-  const worker = await createWorker(ctx, newApp());
-  const before = await ctx.api.get(worker.path);
-  if (before.status !== 200) ctx.skip(`GET of a worker answered ${before.status}: its removal cannot be observed`);
-  const del = await ctx.api.send('DELETE', worker.path);
-  expect(del.status, describe(del)).toBeLessThan(300);
-  const deadline = Date.now() + ASYNC_TIMEOUT_MS;
-  let last = before;
-  const started = Date.now();
-  while (Date.now() < deadline) {
-    last = await ctx.api.get(worker.path);
-    if (last.status < 200 || last.status > 299) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  expect(last.status >= 200 && last.status <= 299, `the worker is still served ${ASYNC_TIMEOUT_MS} ms after the DELETE: ${describe(last)}`).toBe(false);
-  ctx.observe(`gone after about ${Date.now() - started} ms (GET answers ${last.status})`);
-});
+test(
+  ...rule('APP-WRK-04', async (ctx) => {
+    const worker = await createWorker(ctx, newApp());
+    const before = await ctx.api.get(worker.path);
+    if (before.status !== 200)
+      ctx.skip(`GET of a worker answered ${before.status}: its removal cannot be observed`);
+    const del = await ctx.api.send('DELETE', worker.path);
+    expect(del.status, show(del)).toBeLessThan(300);
+    const deadline = Date.now() + ASYNC_TIMEOUT_MS;
+    let last = before;
+    const started = Date.now();
+    while (Date.now() < deadline) {
+      last = await ctx.api.get(worker.path);
+      if (last.status < 200 || last.status > 299) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(
+      last.status >= 200 && last.status <= 299,
+      `the worker is still served ${ASYNC_TIMEOUT_MS} ms after the DELETE: ${show(last)}`,
+    ).toBe(false);
+    ctx.observe(`gone after about ${Date.now() - started} ms (GET answers ${last.status})`);
+  }),
+);
 
-rule('APP-WRK-05', async (ctx) => {
-  const worker = await createWorker(ctx, newApp());
-  await ctx.api.send('DELETE', worker.path);
-  const right = await ctx.api.get(worker.path);
-  let state = '';
-  try {
-    const body = jsonOf(right);
-    if (isObject(body) && 'state' in body) state = `, state ${JSON.stringify(body.state)}`;
-  } catch {}
-  ctx.observe(`worker fields: ${Object.keys(worker.body).join(', ')}; GET right after the DELETE: ${right.status}${state}`);
-});
+test(
+  ...rule('APP-WRK-05', async (ctx) => {
+    const worker = await createWorker(ctx, newApp());
+    await ctx.api.send('DELETE', worker.path);
+    const right = await ctx.api.get(worker.path);
+    let state = '';
+    try {
+      const body = jsonOf(right);
+      if (isObject(body) && 'state' in body) state = `, state ${JSON.stringify(body.state)}`;
+    } catch {}
+    ctx.observe(
+      `worker fields: ${Object.keys(worker.body).join(', ')}; GET right after the DELETE: ${right.status}${state}`,
+    );
+  }),
+);

@@ -10,7 +10,7 @@ export const DEFECTS = {
   'head-other-headers': 'HEAD of the list answers another Content-Type than GET',
   'post-partial': 'POST updates the name only, keeping the old profession',
   'put-not-atomic': 'PUT checks, waits, then inserts: concurrent creates of one id all succeed',
-  'list-misses-newest': 'GET list leaves out the most recently created user',
+  'list-misses-long-ids': 'GET list leaves out users whose id has ten digits or more',
   'xml-text-plain': 'XML answers are labelled text/plain',
   'form-plus-literal': 'form decoding keeps "+" instead of a space',
   'latin1-output': 'answers are encoded in ISO-8859-1 while declaring UTF-8',

@@ -14,9 +14,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { DEFECTS } from './defects.mjs';
 
-
 function args() {
-  const out = { port: Number(process.env.PORT || 8080), data: process.env.DATA_DIR || '', defect: process.env.DEFECT || '' };
+  const out = {
+    port: Number(process.env.PORT || 8080),
+    data: process.env.DATA_DIR || '',
+    defect: process.env.DEFECT || '',
+  };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
   return out;
@@ -61,8 +64,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const esc = (text) =>
   has('unescaped-xml')
     ? text
-    : text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-const userXml = (u) => `<user><id>${u.id}</id><name>${esc(u.name)}</name><profession>${esc(u.profession)}</profession></user>`;
+    : text
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&apos;');
+const userXml = (u) =>
+  `<user><id>${u.id}</id><name>${esc(u.name)}</name><profession>${esc(u.profession)}</profession></user>`;
 const resultXml = (ok) => `<result>${ok ? 'success' : 'failure'}</result>`;
 
 function send(res, status, type, body, headers = {}) {
@@ -75,7 +84,12 @@ const sendXml = (res, status, body, headers) => send(res, status, xmlType(), bod
 const failureStatus = () => (has('failure-500') ? 500 : 200);
 const sendResult = (res, ok) => sendXml(res, ok ? 200 : failureStatus(), resultXml(ok));
 const sendJson = (res, status, value) =>
-  send(res, status, has('json-no-charset') ? 'application/json' : 'application/json; charset=UTF-8', JSON.stringify(value));
+  send(
+    res,
+    status,
+    has('json-no-charset') ? 'application/json' : 'application/json; charset=UTF-8',
+    JSON.stringify(value),
+  );
 
 function parseForm(text) {
   const fields = {};
@@ -100,7 +114,8 @@ async function readBody(req) {
 
 function userFromForm(fields) {
   const id = canonicalId(fields.id);
-  if (id === undefined || typeof fields.name !== 'string' || typeof fields.profession !== 'string') return undefined;
+  if (id === undefined || typeof fields.name !== 'string' || typeof fields.profession !== 'string')
+    return undefined;
   return { id, name: fields.name, profession: fields.profession };
 }
 
@@ -150,7 +165,8 @@ async function handleApps(req, res, parts) {
   if (req.method === 'GET') return sendJson(res, 200, item);
   if (req.method === 'PATCH' && kind === 'domains') {
     const body = await json();
-    if (!body || typeof body.hostname !== 'string') return sendJson(res, 422, { id: 'invalid_params', field: 'hostname' });
+    if (!body || typeof body.hostname !== 'string')
+      return sendJson(res, 422, { id: 'invalid_params', field: 'hostname' });
     await sleep(2);
     Object.assign(item, { hostname: body.hostname.toLowerCase(), updated_at: now() });
     return sendJson(res, 200, item);
@@ -182,20 +198,27 @@ async function handleUsers(req, res, id) {
       case 'GET':
       case 'HEAD': {
         let listed = order.filter((k) => store.has(k));
-        if (has('list-misses-newest')) listed = listed.slice(0, -1);
+        if (has('list-misses-long-ids')) listed = listed.filter((k) => k.replace('-', '').length < 10);
         const body = `<userList>${listed.map((k) => userXml(store.get(k))).join('')}</userList>`;
         if (req.method === 'HEAD' && has('head-with-body')) {
           const bytes = Buffer.from(body);
-          req.socket.end(`HTTP/1.1 200 OK\r\nContent-Type: ${xmlType()}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n${body}`);
+          req.socket.end(
+            `HTTP/1.1 200 OK\r\nContent-Type: ${xmlType()}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n${body}`,
+          );
           return;
         }
         if (req.method === 'HEAD' && has('head-other-headers')) return send(res, 200, 'text/html', body);
         return sendXml(res, 200, body);
       }
       case 'OPTIONS':
-        return sendXml(res, 200, `<operations>${has('options-wrong-body') ? 'GET, POST' : 'GET, PUT, POST, DELETE'}</operations>`, {
-          Allow: 'GET, HEAD, PUT, POST, OPTIONS',
-        });
+        return sendXml(
+          res,
+          200,
+          `<operations>${has('options-wrong-body') ? 'GET, POST' : 'GET, PUT, POST, DELETE'}</operations>`,
+          {
+            Allow: 'GET, HEAD, PUT, POST, OPTIONS',
+          },
+        );
       case 'PUT':
       case 'POST': {
         if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
@@ -219,7 +242,9 @@ async function handleUsers(req, res, id) {
         return sendResult(res, true);
       }
       default:
-        return sendXml(res, 405, '<error>method not allowed</error>', { Allow: 'GET, HEAD, PUT, POST, OPTIONS' });
+        return sendXml(res, 405, '<error>method not allowed</error>', {
+          Allow: 'GET, HEAD, PUT, POST, OPTIONS',
+        });
     }
   }
   const key = canonicalId(id);
@@ -251,8 +276,10 @@ const server = http.createServer(async (req, res) => {
   try {
     const url = new URL(req.url, 'http://localhost');
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-    if (parts[0] === 'UserService' && parts[1] === 'users' && parts.length <= 3) return await handleUsers(req, res, parts[2]);
-    if (parts[0] === 'apps' && parts.length >= 3 && parts.length <= 4) return await handleApps(req, res, parts);
+    if (parts[0] === 'UserService' && parts[1] === 'users' && parts.length <= 3)
+      return await handleUsers(req, res, parts[2]);
+    if (parts[0] === 'apps' && parts.length >= 3 && parts.length <= 4)
+      return await handleApps(req, res, parts);
     return send(res, 404, 'text/plain', 'not found');
   } catch (err) {
     if (!res.headersSent) send(res, 500, 'text/plain', String(err));
