@@ -52,7 +52,9 @@ test: install
 	status=0; \
 	$(MAKE) --no-print-directory typecheck || status=1; \
 	$(MAKE) --no-print-directory test-server || status=1; \
-	node scripts/tally.mjs server || status=1; \
+	$(MAKE) --no-print-directory conformance-selftest || status=1; \
+	$(MAKE) --no-print-directory conformance || status=1; \
+	node scripts/tally.mjs server conformance-selftest conformance || status=1; \
 	exit $$status
 
 ## --- JSON resources (issue 3): tests live in server/test/apps and run with test-server. ---
