@@ -140,6 +140,18 @@ export function rssMiB(pid: number): number {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command: state is field 3, utime field 14 and stime field 15 (in clock ticks of 10 ms).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function stopChild(proc: ChildProcess): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = once(proc, 'exit');

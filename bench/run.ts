@@ -19,6 +19,7 @@ import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import {
   type BenchRedis,
+  cpuMs,
   freePort,
   killAllChildren,
   type NodeServer,
@@ -327,6 +328,8 @@ interface RunFigures {
   errors: number;
   requests: number;
   rssMiB: number;
+  /** CPU time of the server process per request, in microseconds (robust to a noisy machine). */
+  cpuUsPerReq: number;
 }
 
 function cannon(url: string, requests: autocannon.Request[], seconds: number): Promise<autocannon.Result> {
@@ -346,9 +349,11 @@ async function seed(target: Target, scenario: Scenario): Promise<void> {
 async function runOnce(target: Target, scenario: Scenario, seconds: number): Promise<RunFigures> {
   await seed(target, scenario);
   skipBodies = scenario.id === 'head-list';
+  const cpuBefore = cpuMs(target.node.pid);
   const result = await cannon(target.node.url, scenario.requests(), seconds).finally(() => {
     skipBodies = false;
   });
+  const cpu = cpuMs(target.node.pid) - cpuBefore;
   return {
     reqPerSec: result.requests.average,
     p50: result.latency.p50,
@@ -357,6 +362,7 @@ async function runOnce(target: Target, scenario: Scenario, seconds: number): Pro
     errors: result.errors + result.timeouts + result.non2xx,
     requests: result.requests.total,
     rssMiB: rssMiB(target.node.pid),
+    cpuUsPerReq: (cpu * 1000) / Math.max(1, result.requests.total),
   };
 }
 
@@ -377,6 +383,7 @@ interface Summary {
   requests: number;
   rssMiB: number;
   rssByRound: number[];
+  cpuUsPerReq: number;
   runs: RunFigures[];
 }
 
@@ -390,6 +397,7 @@ function summarise(runs: RunFigures[]): Summary {
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     rssMiB: (runs.at(-1) as RunFigures).rssMiB,
     rssByRound: runs.map((r) => Math.round(r.rssMiB)),
+    cpuUsPerReq: median(runs.map((r) => r.cpuUsPerReq)),
     runs,
   };
 }
@@ -500,6 +508,7 @@ async function fsyncFigure(): Promise<Record<string, Summary>> {
           errors: result.errors + result.timeouts + result.non2xx,
           requests: result.requests.total,
           rssMiB: rssMiB(node.pid),
+          cpuUsPerReq: Number.NaN,
         });
       }
     }
@@ -591,13 +600,13 @@ const fmt = (value: number, digits = 0) =>
 
 function tableRows(rows: Array<{ scenario: Scenario; server: Summary; baseline: Summary }>): string[] {
   const header =
-    '| scenario | server req/s | baseline req/s | ratio | server p50 / p99 / max ms | baseline p50 / p99 / max ms | errors (s / b) | RSS MiB (s / b) |';
-  const lines = [header, '|---|---:|---:|---:|---:|---:|---:|---:|'];
+    '| scenario | server req/s | baseline req/s | ratio | server p50 / p99 / max ms | baseline p50 / p99 / max ms | CPU µs/req (s / b) | errors (s / b) | RSS MiB (s / b) |';
+  const lines = [header, '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const { scenario, server, baseline } of rows) {
     lines.push(
       `| ${scenario.title} | ${fmt(server.reqPerSec)} | ${fmt(baseline.reqPerSec)} | ${fmt(server.reqPerSec / baseline.reqPerSec, 2)} | ` +
         `${fmt(server.p50)} / ${fmt(server.p99)} / ${fmt(server.max)} | ${fmt(baseline.p50)} / ${fmt(baseline.p99)} / ${fmt(baseline.max)} | ` +
-        `${server.errors} / ${baseline.errors} | ${server.rssByRound.join('→')} / ${baseline.rssByRound.join('→')} |`,
+        `${fmt(server.cpuUsPerReq)} / ${fmt(baseline.cpuUsPerReq)} | ${server.errors} / ${baseline.errors} | ${server.rssByRound.join('→')} / ${baseline.rssByRound.join('→')} |`,
     );
   }
   return lines;

@@ -23,17 +23,39 @@ export function requireMediaType(req: IncomingMessage, expected: string): void {
 export async function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) throw new PayloadTooLargeError(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+  // Plain 'data'/'end' listeners: the async iterator (for await) cost a few per cent of a PUT.
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const fail = (err: Error) => {
+      cleanup();
+      req.pause(); // read no further
+      reject(err);
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) throw new PayloadTooLargeError(limit);
+      if (size > limit) return fail(new PayloadTooLargeError(limit));
       chunks.push(chunk);
-    }
-  } catch (err) {
-    if (err instanceof PayloadTooLargeError) throw err;
-    throw new BadRequestError('malformed_body', 'the request body could not be read');
-  }
-  return Buffer.concat(chunks, size);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    const onError = () => fail(new BadRequestError('malformed_body', 'the request body could not be read'));
+    // The client went away before the end of the body ('close' without 'end').
+    const onClose = () => {
+      if (!req.complete) onError();
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+    if (req.readableEnded) onEnd();
+  });
 }

@@ -27,8 +27,10 @@ export function parseForm(body: Uint8Array): Array<[string, string]> {
 }
 
 function decodeComponent(raw: string): string {
+  const spaced = raw.includes('+') ? raw.replace(/\+/g, ' ') : raw;
+  if (!spaced.includes('%')) return spaced; // nothing to decode (decodeURIComponent would return it as is)
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
+    return decodeURIComponent(spaced);
   } catch {
     throw new BadRequestError(
       'malformed_body',

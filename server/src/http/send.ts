@@ -17,7 +17,14 @@ export function sendBody(
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', Buffer.byteLength(body));
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.sendRaw(status, body);
+  // What res.sendRaw(status, body) does, in one write: restify's flush() calls writeHead(), write(body)
+  // and end() apart, so every answer went out as a corked writev; end(body) lets Node send the head
+  // and the body together. `_sent` tells restify the answer is written (as sendRaw would).
+  (res as Response & { _sent: boolean })._sent = true;
+  res.statusCode = status;
+  res.writeHead(status);
+  if (res.req?.method === 'HEAD') res.end();
+  else res.end(body);
 }
 
 export function sendXml(res: Response, status: number, body: string, headers?: Record<string, string>): void {
