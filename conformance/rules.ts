@@ -125,6 +125,13 @@ export const RULES: readonly Rule[] = [
     'GET /UserService/users/{userid} returns the user whose id equals {userid} (application/xml, one user element).',
   ),
   r(
+    'USR-GET-04',
+    'MUST',
+    'A.2 GET by id',
+    'reads change nothing (GET, HEAD and OPTIONS of an unknown id create nothing)',
+    'GET is read-only and safe.',
+  ),
+  r(
     'USR-GET-02',
     'SHOULD',
     'A.2 GET by id',

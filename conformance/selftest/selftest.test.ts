@@ -120,6 +120,7 @@ const CASES: Case[] = [
   { defect: 'options-wrong-body', catches: ['USR-OPT-02'] },
   { defect: 'head-with-body', catches: ['USR-HEAD-01'] },
   { defect: 'head-other-headers', catches: ['USR-HEAD-02'] },
+  { defect: 'get-creates', catches: ['USR-GET-04'] },
   { defect: 'post-partial', catches: ['USR-POST-02'] },
   { defect: 'put-not-atomic', catches: ['USR-PUT-05'] },
   { defect: 'list-misses-long-ids', catches: ['USR-LIST-02'] },

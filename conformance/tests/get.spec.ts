@@ -2,7 +2,7 @@
 import { expect } from '@playwright/test';
 import { expectXmlMediaType, sameId, show, userOf, xmlOf } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
-import { expectSameUser, givenUser, unknownId } from '../support/users.ts';
+import { expectAbsent, expectSameUser, expectStored, givenUser, unknownId } from '../support/users.ts';
 
 test(
   ...rule('USR-GET-01', async (ctx) => {
@@ -39,5 +39,17 @@ test(
     ctx.observe(
       `GET of an unknown id: ${reply.status}, ${reply.headers['content-type'] ?? 'no Content-Type'}, ${reply.body.length ? root : 'empty body'}`,
     );
+  }),
+);
+
+test(
+  ...rule('USR-GET-04', async (ctx) => {
+    const user = await givenUser(ctx);
+    const id = unknownId(ctx);
+    for (const method of ['GET', 'HEAD', 'GET']) await ctx.api.send(method, `/UserService/users/${id}`);
+    await ctx.api.send('OPTIONS', '/UserService/users');
+    await ctx.api.send('HEAD', '/UserService/users');
+    await expectAbsent(ctx.api, id, 'after reads of an unknown id');
+    await expectStored(ctx.api, user, 'a user after reads');
   }),
 );

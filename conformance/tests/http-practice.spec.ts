@@ -46,6 +46,7 @@ test(
   ...rule('HTTP-04', async (ctx) => {
     const user = newUser('invalid');
     ctx.cleanup(() => ctx.api.del(user.id));
+    ctx.cleanup(() => ctx.api.del(`x${user.id}`));
     const missing = await ctx.api.form('PUT', '/UserService/users', { id: user.id, name: user.name });
     expect(missing.status, `a form without profession: ${show(missing)}`).toBeLessThan(500);
     await expectAbsent(ctx.api, user.id, 'after a PUT without profession');

@@ -58,6 +58,7 @@ test(
   ...rule('USR-OPEN-04', async (ctx) => {
     const user = newUser('invalid');
     ctx.cleanup(() => ctx.api.del(user.id));
+    ctx.cleanup(() => ctx.api.del(`x${user.id}`));
     const missing = await ctx.api.form('PUT', '/UserService/users', { id: user.id, name: user.name });
     const notInt = await ctx.api.form('PUT', '/UserService/users', {
       id: `x${user.id}`,

@@ -8,6 +8,7 @@ export const DEFECTS = {
   'options-wrong-body': 'OPTIONS lists "GET, POST" only',
   'head-with-body': 'HEAD of the list sends the body too',
   'head-other-headers': 'HEAD of the list answers another Content-Type than GET',
+  'get-creates': 'GET of an unknown id creates an empty user with that id',
   'post-partial': 'POST updates the name only, keeping the old profession',
   'put-not-atomic': 'PUT checks, waits, then inserts: concurrent creates of one id all succeed',
   'list-misses-long-ids': 'GET list leaves out users whose id has ten digits or more',

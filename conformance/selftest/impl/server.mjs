@@ -252,6 +252,10 @@ async function handleUsers(req, res, id) {
   switch (req.method) {
     case 'GET':
     case 'HEAD': {
+      if (!store.has(key) && has('get-creates')) {
+        store.set(key, { id: key, name: '', profession: '' });
+        order.push(key);
+      }
       const user = store.get(key);
       if (!user) {
         res.writeHead(204);
