@@ -122,23 +122,36 @@ export async function startCommandInstance(
   env: NodeJS.ProcessEnv = {},
   onStop?: () => Promise<void>,
 ): Promise<Instance> {
-  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-data-'));
-  const command = template.replaceAll('{port}', String(port)).replaceAll('{data}', dataDir);
-  const url = `http://127.0.0.1:${port}`;
+  let port = 0;
   let current: Spawned | undefined;
   const launch = async () => {
+    const command = template.replaceAll('{port}', String(port)).replaceAll('{data}', dataDir);
     current = spawnShell(command, { PORT: String(port), DATA_DIR: dataDir, ...env });
     try {
-      await waitUntilAnswering(url, START_TIMEOUT_MS, current.exitMessage);
+      await waitUntilAnswering(`http://127.0.0.1:${port}`, START_TIMEOUT_MS, current.exitMessage);
+      // An answer from a process that has already exited came from somebody else on that port.
+      const gone = current.exitMessage();
+      if (gone) throw new Error(gone);
     } catch (err) {
       await terminate(current.child);
       throw err;
     }
   };
-  await launch();
+  // The port was free a moment ago; if the implementation could not have it, try once more with another.
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    try {
+      await launch();
+      break;
+    } catch (err) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (attempt >= 2) throw err;
+      fs.mkdirSync(dataDir); // empty again: the next attempt is a fresh instance too
+    }
+  }
   return {
-    url,
+    url: `http://127.0.0.1:${port}`,
     async restart() {
       if (current) await terminate(current.child);
       await launch();
