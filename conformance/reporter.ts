@@ -25,7 +25,8 @@ export interface RuleOutcome {
 
 export interface Summary {
   target: string;
-  verdict: 'conforms' | 'does not conform';
+  /** `incomplete`: no MUST rule failed, but some were skipped (not checked). */
+  verdict: 'conforms' | 'incomplete' | 'does not conform';
   generatedAt: string;
   counts: { passed: number; failed: number; skipped: number; warnings: number };
   errors: string[];
@@ -116,6 +117,7 @@ export default class ConformanceReporter implements Reporter {
     void this.suite;
     const rules = RULES.map((rule) => this.outcome(rule));
     const mustFailed = rules.filter((r) => r.status === 'failed' && r.level === 'MUST').length;
+    const mustSkipped = rules.filter((r) => r.status === 'skipped' && r.level === 'MUST').length;
     const counts = {
       passed: rules.filter((r) => r.status === 'passed').length,
       failed: mustFailed,
@@ -128,7 +130,7 @@ export default class ConformanceReporter implements Reporter {
         process.env.CONFORMANCE_RESOLVED_DESCRIPTION ||
         process.env.CONFORMANCE_BASE_URL ||
         'unresolved (the target never answered)',
-      verdict: mustFailed === 0 && !broken ? 'conforms' : 'does not conform',
+      verdict: mustFailed > 0 || broken ? 'does not conform' : mustSkipped > 0 ? 'incomplete' : 'conforms',
       generatedAt: new Date().toISOString(),
       counts,
       errors: this.errors,
@@ -172,6 +174,12 @@ const ICON: Record<string, string> = {
   info: 'ℹ️ recorded',
 };
 
+const VERDICT: Record<Summary['verdict'], string> = {
+  conforms: 'every MUST rule was checked and passed',
+  incomplete: 'no MUST rule failed, but some were skipped: see the reasons',
+  'does not conform': 'a MUST rule failed, or the run broke',
+};
+
 function cell(text: string | undefined): string {
   return (text ?? '').replace(/\|/g, '\\|').replace(/\n+/g, '<br>');
 }
@@ -183,7 +191,7 @@ export function renderMarkdown(summary: Summary): string {
     '',
     `- Target: ${summary.target}`,
     `- Generated: ${summary.generatedAt}`,
-    `- Verdict: **${summary.verdict}** (${summary.verdict === 'conforms' ? 'every MUST rule that ran passed' : 'a MUST rule failed or the run broke'})`,
+    `- Verdict: **${summary.verdict}** (${VERDICT[summary.verdict]})`,
     '',
     '| passed | failed (MUST) | warnings (SHOULD) | skipped |',
     '|---|---|---|---|',

@@ -203,7 +203,7 @@ export function resolvedTarget(): ResolvedTarget {
     description: process.env.CONFORMANCE_RESOLVED_DESCRIPTION || baseUrl,
     noFreshReason: canStartFresh()
       ? undefined
-      : 'needs a fresh instance: the target is only a URL; set CONFORMANCE_START_COMMAND (with {port} and {data}) so the suite can start one',
+      : 'needs an instance the suite starts itself (fresh, or to restart): the target is only a URL; set CONFORMANCE_START_COMMAND (with {port} and {data})',
   };
 }
 
