@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { expect } from 'chai';
+import {
+  type ChildServer,
+  disposeChildServer,
+  isAlive,
+  isRedis,
+  serverCommand,
+  sleep,
+  startChildServer,
+} from './support/child-server.ts';
+import { FORM, form, rawRequest, request } from './support/client.ts';
+import { ms, printFigures } from './support/figures.ts';
+import { SUCCESS_BODY } from './support/workload.ts';
+
+function connectRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+  });
+}
+
+function readAof(dir: string): string {
+  let text = '';
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.includes('.aof')) text += fs.readFileSync(full, 'latin1');
+    }
+  };
+  walk(dir);
+  return text;
+}
+
+/**
+ * Issue 5, fault 4: SIGTERM stops accepting, lets in-flight requests finish, closes Redis, stops the
+ * embedded Redis after its last write is on disk, and exits 0 within 10 s.
+ */
+describe('SIGTERM: graceful shutdown', function () {
+  this.timeout(60_000);
+  let child: ChildServer | undefined;
+  let again: ChildServer | undefined;
+  after(async () => {
+    await disposeChildServer(again, false);
+    await disposeChildServer(child);
+  });
+
+  it('finishes in-flight requests, refuses new ones, flushes Redis and exits 0 within 10 s', async () => {
+    child = await startChildServer();
+    const server = child;
+    const [redisPid] = server.pidFile() ?? [];
+    expect(redisPid).to.be.a('number');
+    for (let i = 0; i < 20; i++) {
+      const reply = await request(`${server.url}/UserService/users`, {
+        method: 'PUT',
+        headers: { 'Content-Type': FORM },
+        body: form({ id: 6000 + i, name: `before-${i}`, profession: 'sigterm' }),
+      });
+      expect(reply.body).to.equal(SUCCESS_BODY);
+    }
+
+    // Five requests in flight: headers and half of the body sent before SIGTERM, the rest after it.
+    const inFlight = Array.from({ length: 5 }, (_, i) => {
+      const body = form({ id: 6100 + i, name: `inflight-${i}`, profession: 'sigterm' });
+      const half = Math.floor(body.length / 2);
+      const head = `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: ${body.length}\r\n\r\n`;
+      return rawRequest(server.port, '', {
+        pieces: [head + body.slice(0, half), body.slice(half)],
+        gapMs: 1500,
+        timeoutMs: 15_000,
+      });
+    });
+    await sleep(300);
+    const signalledAt = performance.now();
+    server.kill('SIGTERM');
+    await sleep(400);
+    const refusedDuringDrain = await connectRefused(server.port);
+    const answers = await Promise.all(inFlight);
+    const { code, signal } = await server.exited;
+    const exitMs = performance.now() - signalledAt;
+
+    const redisGone = !(redisPid !== undefined && isAlive(redisPid) && isRedis(redisPid));
+    const pidFileGone = !fs.existsSync(path.join(server.dataDir, 'redis', 'embedded-redis.pid'));
+    const aof = readAof(path.join(server.dataDir, 'redis'));
+    const flushed = answers.every((_, i) => aof.includes(`inflight-${i}`));
+    const log = server.output();
+    const errorsLogged = (log.match(/"level":(50|60)/g) ?? []).length;
+
+    // The same data folder, started again, holds every write, including the ones in flight.
+    again = await startChildServer({ port: server.port, dataDir: server.dataDir });
+    const list = (await request(`${again.url}/UserService/users`)).body;
+    const kept = Array.from({ length: 20 }, (_, i) => list.includes(`before-${i}`)).filter(Boolean).length;
+    const keptInFlight = answers.filter((_, i) => list.includes(`inflight-${i}`)).length;
+
+    printFigures('fault 4: SIGTERM', {
+      command: serverCommand().label,
+      'in-flight requests answered': `${answers.filter((a) => a.status === 200 && a.body === SUCCESS_BODY).length}/${answers.length}`,
+      'new connection refused while draining': refusedDuringDrain,
+      'exit code': code ?? signal,
+      'SIGTERM to exit ms': ms(exitMs),
+      'embedded redis-server stopped': redisGone,
+      'pid file removed': pidFileGone,
+      'in-flight writes in the AOF': flushed,
+      'writes kept after a restart': `${kept + keptInFlight}/${20 + answers.length}`,
+      'error log lines during shutdown': errorsLogged,
+    });
+
+    for (const answer of answers) expect(answer.status, answer.body).to.equal(200);
+    for (const answer of answers) expect(answer.body).to.equal(SUCCESS_BODY);
+    expect(refusedDuringDrain, 'no new connection accepted after SIGTERM').to.equal(true);
+    expect(code).to.equal(0);
+    expect(exitMs).to.be.below(10_000);
+    expect(redisGone, 'the embedded redis-server stopped with the server').to.equal(true);
+    expect(pidFileGone).to.equal(true);
+    expect(flushed, 'the last writes are in the append-only file').to.equal(true);
+    expect(kept).to.equal(20);
+    expect(keptInFlight).to.equal(answers.length);
+    expect(errorsLogged, log.slice(-2000)).to.equal(0);
+  });
+
+  it('an idle server exits 0 at once', async () => {
+    const idle = await startChildServer();
+    const at = performance.now();
+    idle.kill('SIGTERM');
+    const { code } = await idle.exited;
+    const idleExitMs = performance.now() - at;
+    await disposeChildServer(idle);
+    printFigures('fault 4b: SIGTERM of an idle server', { 'exit code': code, 'exit ms': ms(idleExitMs) });
+    expect(code).to.equal(0);
+    expect(idleExitMs).to.be.below(5000);
+  });
+});
