@@ -1,8 +1,9 @@
+import type { Server as HttpServer } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import restify, { type Request, type Response, type Server } from 'restify';
 import { registerHealthRoutes } from './health/routes.ts';
-import { sendError } from './http/errors.ts';
+import { handleClientError, sendError } from './http/errors.ts';
 import { assignRequestId, requireBearerToken } from './http/middleware.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import type { UserStore } from './users/store.ts';
@@ -28,6 +29,15 @@ export function createApp(deps: AppDependencies): Server {
     handleUncaughtExceptions: false,
   });
 
+  // Requests Node's parser rejects get an error body too; slow clients are checked every second
+  // (the header and request timeouts themselves are set where the server starts listening).
+  const http = server.server as HttpServer & {
+    connectionsCheckingInterval: number;
+    requireHostHeader: boolean;
+  };
+  http.on('clientError', handleClientError);
+  http.connectionsCheckingInterval = 1_000;
+  http.requireHostHeader = false; // checked in assignRequestId, to answer with an error body
   server.pre(assignRequestId);
   if (deps.apiToken) server.pre(requireBearerToken(deps.apiToken));
 

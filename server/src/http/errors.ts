@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Request, Response } from 'restify';
 import { HttpError, InvalidParamsError, MethodNotAllowedError, PayloadTooLargeError } from '../errors.ts';
 import { isRedisUnavailable, mayHaveBeenApplied } from '../redis/connect.ts';
-import { sendJson, sendXml } from './send.ts';
-import { renderXmlError } from './xml.ts';
+import { JSON_CONTENT_TYPE, sendJson, sendXml } from './send.ts';
+import { renderXmlError, XML_CONTENT_TYPE } from './xml.ts';
 
 interface ErrorDescription {
   status: number;
@@ -73,4 +76,32 @@ export function sendError(req: Request, res: Response, err: unknown, logger: Log
       err instanceof InvalidParamsError ? { id: code, message, field: err.field } : { id: code, message };
     sendJson(res, status, body, headers);
   } else sendXml(res, status, renderXmlError(code, message), headers);
+}
+
+/**
+ * Node's HTTP parser rejects a request before any route runs (malformed request line or headers,
+ * headers over the size limit, a body cut short, header or request timeout). Node's default answer has
+ * no body; this one carries the same error body as every other answer, with nosniff and a Request-Id.
+ */
+export function handleClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'header_too_large', 'the request line and headers are larger than 16 KiB']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'the request was not received in time']
+        : [400, 'bad_request', 'the request is not valid HTTP/1.1'];
+  const path = /^[A-Za-z]+ (\S+)/.exec(err.rawPacket?.toString('latin1') ?? '')?.[1] ?? '';
+  const json = errorFormatFor(path) === 'json';
+  const body = json ? JSON.stringify({ id: code, message }) : renderXmlError(code, message);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      `Content-Type: ${json ? JSON_CONTENT_TYPE : XML_CONTENT_TYPE}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Content-Type-Options: nosniff\r\nRequest-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

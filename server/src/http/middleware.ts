@@ -1,6 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Next, Request, Response } from 'restify';
-import { UnauthorizedError } from '../errors.ts';
+import { BadRequestError, UnauthorizedError } from '../errors.ts';
 
 const ECHOABLE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -11,6 +11,11 @@ export function assignRequestId(req: Request, res: Response, next: Next): void {
   (req as unknown as { id(value: string): string }).id(id); // restify 12 accepts the id once
   res.setHeader('Request-Id', id);
   res.setHeader('X-Content-Type-Options', 'nosniff');
+  // Node's own check answers without a body (see requireHostHeader in app.ts): HTTP/1.1 needs a Host.
+  if (req.httpVersion === '1.1' && !req.headers.host) {
+    next(new BadRequestError('bad_request', 'an HTTP/1.1 request needs a Host header'));
+    return;
+  }
   next();
 }
 

@@ -28,6 +28,18 @@ if redis.call('SET', KEYS[1], '1', 'NX') then
 end
 return 1`;
 
+/**
+ * Removes the user and touches its guard (aborting racing updates) in one step; a delete of an id
+ * that does not exist changes nothing at all, not even the guard.
+ */
+const DELETE_SCRIPT = `
+local removed = redis.call('HDEL', KEYS[1], ARGV[1])
+if removed == 1 then
+  redis.call('INCR', KEYS[2])
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+return removed`;
+
 interface StoredUser {
   name: string;
   profession: string;
@@ -128,16 +140,14 @@ export class UserStore {
   /** Removes the user if it exists; touching the guard in the same transaction aborts racing updates. */
   async deleteUser(id: number): Promise<boolean> {
     await this.ensureInitialised();
-    const guard = USER_KEYS.guard(id);
-    const result = await this.redis
-      .multi()
-      .hdel(USER_KEYS.users, String(id))
-      .incr(guard)
-      .pexpire(guard, GUARD_TTL_MS)
-      .exec();
-    if (!result) throw new ServiceUnavailableError();
-    const [hdelError, removed] = result[0] ?? [];
-    if (hdelError) throw hdelError;
+    const removed = await this.redis.eval(
+      DELETE_SCRIPT,
+      2,
+      USER_KEYS.users,
+      USER_KEYS.guard(id),
+      String(id),
+      GUARD_TTL_MS,
+    );
     return removed === 1;
   }
 

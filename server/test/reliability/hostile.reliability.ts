@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import { startTestService, type TestService } from '../support/service.ts';
+import { FORM, form, rawRequest, request } from './support/client.ts';
+import { dumpDiff, dumpRedis } from './support/dump.ts';
+import { printFigures } from './support/figures.ts';
+import { ALL_CASES, type HostileCase, LEAK } from './support/hostile-cases.ts';
+import { FAILURE_BODY } from './support/workload.ts';
+
+const XML_ERROR = (code: string) =>
+  new RegExp(
+    `^<\\?xml version="1\\.0" encoding="UTF-8" standalone="yes"\\?><error><code>${code}</code><message>[^<]{3,}</message></error>$`,
+  );
+
+function checkBody(c: HostileCase, contentType: string | undefined, body: string): void {
+  if (c.format === 'json') {
+    expect(contentType, 'JSON error content type').to.equal('application/json;charset=utf-8');
+    const parsed = JSON.parse(body) as { id?: unknown; message?: unknown };
+    expect(parsed.id).to.equal(c.code);
+    expect(parsed.message).to.be.a('string').with.length.above(3);
+  } else {
+    expect(contentType, 'XML error content type').to.equal('application/xml; charset=utf-8');
+    if (c.code === 'failure') expect(body).to.equal(FAILURE_BODY);
+    else expect(body).to.match(XML_ERROR(c.code));
+  }
+  expect(body, 'no stack, path or Redis message').to.not.match(LEAK);
+}
+
+/**
+ * Issue 5, hostile input: every case of the table is sent as raw bytes on a socket; each must get its
+ * 4xx status and error body, leave the server up, and leave Redis byte for byte as it was.
+ */
+describe(`hostile input: ${ALL_CASES.length} malformed and malicious requests`, function () {
+  this.timeout(60_000);
+  let svc: TestService;
+  let port: number;
+  const seen = { cases: 0, byStatus: {} as Record<number, number>, storeChanged: 0, serverDown: 0 };
+
+  before(async () => {
+    svc = await startTestService();
+    port = Number(new URL(svc.url).port);
+    // A store with data in every structure: users, a domain, a worker.
+    await request(`${svc.url}/UserService/users`);
+    for (const id of [2, 3, -7]) {
+      await request(`${svc.url}/UserService/users`, {
+        method: 'PUT',
+        headers: { 'Content-Type': FORM },
+        body: form({ id, name: `seed ${id} <&>`, profession: ']]>' }),
+      });
+    }
+    const json = { 'Content-Type': 'application/json' };
+    const domain = await request(`${svc.url}/apps/reliability-app/domains`, {
+      method: 'POST',
+      headers: json,
+      body: '{"hostname":"www.example.com"}',
+    });
+    expect(domain.status, domain.body).to.equal(201);
+    const worker = await request(`${svc.url}/apps/reliability-app/workers`, {
+      method: 'POST',
+      headers: json,
+      body: '{"command":"run"}',
+    });
+    expect(worker.status, worker.body).to.equal(201);
+  });
+  after(async () => {
+    printFigures('hostile corpus', {
+      cases: seen.cases,
+      'by part': ALL_CASES.reduce<Record<string, number>>(
+        (acc, c) => ({ ...acc, [c.part]: (acc[c.part] ?? 0) + 1 }),
+        {},
+      ),
+      'answers by status': seen.byStatus,
+      'store changed': seen.storeChanged,
+      'server down after a case': seen.serverDown,
+    });
+    await svc.close();
+  });
+
+  it('has at least 80 cases across both parts of the API', () => {
+    expect(ALL_CASES.length).to.be.at.least(80);
+    expect(ALL_CASES.filter((c) => c.part === 'users').length).to.be.at.least(40);
+    expect(ALL_CASES.filter((c) => c.part === 'apps').length).to.be.at.least(30);
+  });
+
+  for (const c of ALL_CASES) {
+    it(`${c.part}: ${c.title} → ${c.status} ${c.code}`, async () => {
+      const before = await dumpRedis(svc.redis.url);
+      const reply = await rawRequest(port, '', { pieces: c.pieces, end: c.end ?? false, timeoutMs: 5000 });
+      seen.cases++;
+      seen.byStatus[reply.status] = (seen.byStatus[reply.status] ?? 0) + 1;
+      const after = await dumpRedis(svc.redis.url);
+      if (after.join('\n') !== before.join('\n')) seen.storeChanged++;
+      const health = await request(`${svc.url}/healthz`, { timeoutMs: 2000 }).catch(() => undefined);
+      if (health?.status !== 200) seen.serverDown++;
+
+      expect(reply.status, reply.body.slice(0, 300)).to.equal(c.status);
+      checkBody(c, reply.headers['content-type'], reply.body);
+      expect(reply.headers['x-content-type-options']).to.equal('nosniff');
+      expect(reply.headers['request-id']).to.be.a('string');
+      expect(reply.headers.server, 'no framework banner').to.equal(undefined);
+      expect(reply.headers['x-powered-by']).to.equal(undefined);
+      expect(after, dumpDiff(before, after)).to.deep.equal(before);
+      expect(health?.status, 'the server is still up').to.equal(200);
+    });
+  }
+});
