@@ -1,6 +1,6 @@
 // SPEC.md A, endpoint 3 and rule 3: PUT /UserService/users creates.
 import { expect } from '@playwright/test';
-import { expectXmlMediaType, resultOf, show } from '../support/http.ts';
+import { expectXmlMediaType, resultOf } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectOutcome, expectStored, givenUser, newUser } from '../support/users.ts';
 
@@ -74,12 +74,9 @@ test(
     ctx.cleanup(() => ctx.api.del(user.id));
     const first = await ctx.api.put(user);
     expectOutcome(first, 'success');
-    const second = await ctx.api.put(user);
-    const third = await ctx.api.put(user);
-    expect(
-      [second, third].map((r) => r.status < 500),
-      `repeated PUTs: ${show(second)}`,
-    ).toEqual([true, true]);
+    // The answers to the repeats are rule 3's business (USR-PUT-03); this rule is about the state.
+    await ctx.api.put(user);
+    await ctx.api.put(user);
     await expectStored(ctx.api, user, 'after the same PUT three times');
   }),
 );
