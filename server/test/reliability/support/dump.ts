@@ -1,12 +1,15 @@
 import { Redis } from 'ioredis';
 
 /**
- * Every key of a Redis, sorted, with its type, its TTL presence and its DUMP payload (hex): two dumps
- * are equal exactly when the data is byte for byte the same. Streams are the one exception DUMP
- * cannot serve: their payload embeds each consumer's last-seen time, which the worker removal runner
- * refreshes every second by itself. For a stream the dump holds every entry (XRANGE) and XINFO STREAM
- * FULL (groups, last-delivered ids, pending entries with their delivery counts, consumers and their
- * pending lists), leaving out only the consumers' seen-time and active-time.
+ * Every key of a Redis, sorted, with its type, its TTL presence and its content byte for byte (hex):
+ * two dumps are equal exactly when the data is the same.
+ * - strings, lists, sorted sets: the DUMP payload;
+ * - hashes and sets: every field and value (member), sorted. Their DUMP payload is not stable: for a
+ *   large hash Redis serialises its hash table in bucket order, and a mere read can move an
+ *   incremental rehash along and change that order without changing any data;
+ * - streams: every entry (XRANGE) and XINFO STREAM FULL (groups, last-delivered ids, pending entries
+ *   with their delivery counts, consumers and their pending lists), leaving out only the consumers'
+ *   seen-time and active-time, which the worker removal runner refreshes every second by itself.
  */
 export async function dumpRedis(url: string): Promise<string[]> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -23,6 +26,15 @@ export async function dumpRedis(url: string): Promise<string[]> {
         out.push(
           `${key} ${type} ${ttl} ${JSON.stringify(entries)} ${JSON.stringify(withoutClockFields(info))}`,
         );
+      } else if (type === 'hash') {
+        const all = await redis.hgetallBuffer(key);
+        const pairs = Object.entries(all)
+          .map(([field, value]) => `${Buffer.from(field).toString('hex')}=${value.toString('hex')}`)
+          .sort();
+        out.push(`${key} ${type} ${ttl} ${pairs.join(',')}`);
+      } else if (type === 'set') {
+        const members = (await redis.smembersBuffer(key)).map((m) => m.toString('hex')).sort();
+        out.push(`${key} ${type} ${ttl} ${members.join(',')}`);
       } else {
         const dump = await redis.dumpBuffer(key);
         out.push(`${key} ${type} ${ttl} ${dump?.toString('hex') ?? 'gone'}`);
