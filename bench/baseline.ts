@@ -2,7 +2,7 @@
  * The benchmark's baseline: the user service's hot paths on bare `node:http` + `ioredis`, with no
  * framework and no XML library. It issues the same Redis commands as server/src/users/store.ts
  * (HGETALL / HGET / HSETNX, WATCH + MULTI/EXEC on a per-user guard key over dedicated pooled
- * connections, MULTI/EXEC for delete, the initialisation script once) and writes the same response
+ * connections, the delete script, the initialisation script once) and writes the same response
  * bytes, so the difference to the reference server is the cost of the framework and the rendering.
  *
  * It is deliberately small and separate from the server (it imports nothing from server/src), runs
@@ -199,11 +199,18 @@ async function writeUser(
   send(req, res, 503, XML, FAILURE);
 }
 
+const DELETE_SCRIPT = `
+local removed = redis.call('HDEL', KEYS[1], ARGV[1])
+if removed == 1 then
+  redis.call('INCR', KEYS[2])
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+return removed`;
+
 async function deleteUser(req: http.IncomingMessage, res: http.ServerResponse, id: string): Promise<void> {
   await ensureInitialised();
-  const guard = `{usersvc}:guard:${id}`;
-  const result = await redis.multi().hdel(USERS, id).incr(guard).pexpire(guard, GUARD_TTL_MS).exec();
-  const ok = result?.[0]?.[1] === 1;
+  const removed = await redis.eval(DELETE_SCRIPT, 2, USERS, `{usersvc}:guard:${id}`, id, GUARD_TTL_MS);
+  const ok = removed === 1;
   send(req, res, ok ? 200 : 404, XML, ok ? SUCCESS : FAILURE);
 }
 

@@ -4,10 +4,11 @@
  * Prints a table and writes reports/bench/latest.json + latest.md. It prints figures; it never
  * asserts timings (the machines are shared and noisy).
  *
- * Env: BENCH_DURATION (s per run, default 5), BENCH_ROUNDS (2), BENCH_CONNECTIONS (32),
+ * Env: BENCH_DURATION (s per run, default 2.5), BENCH_ROUNDS (4), BENCH_CONNECTIONS (32),
  * BENCH_WARMUP (s, 1), BENCH_ONLY (comma-separated scenario ids), BENCH_SKIP_EXTRAS=1 (no fsync /
  * redis-benchmark figures), BENCH_PROFILE=1 (both servers run with --cpu-prof into reports/bench/profiles),
- * BENCH_LOG_LEVEL (the server's LOG_LEVEL, default info: as it ships).
+ * BENCH_LOG_LEVEL (the server's LOG_LEVEL, default info: as it ships), BENCH_SERVER_SCRIPT (another build
+ * of the server's main.js, for before/after figures).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,15 +31,18 @@ import {
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.join(ROOT, 'reports', 'bench');
-const SERVER_SCRIPT = path.join(ROOT, 'dist', 'server', 'src', 'main.js');
+/** BENCH_SERVER_SCRIPT runs another build of the server (e.g. an older commit's) against the same baseline. */
+const SERVER_SCRIPT = path.resolve(
+  process.env.BENCH_SERVER_SCRIPT || path.join(ROOT, 'dist', 'server', 'src', 'main.js'),
+);
 const BASELINE_SCRIPT = path.join(ROOT, 'bench', 'baseline.ts');
 
 const num = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
-const DURATION = num('BENCH_DURATION', 5);
-const ROUNDS = num('BENCH_ROUNDS', 2);
+const DURATION = num('BENCH_DURATION', 2.5);
+const ROUNDS = num('BENCH_ROUNDS', 4);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 32);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -376,6 +380,8 @@ const median = (values: number[]) => {
 
 interface Summary {
   reqPerSec: number;
+  /** Median over rounds of this target's req/s divided by the other's in the same round (adjacent runs). */
+  ratio: number;
   p50: number;
   p99: number;
   max: number;
@@ -387,9 +393,10 @@ interface Summary {
   runs: RunFigures[];
 }
 
-function summarise(runs: RunFigures[]): Summary {
+function summarise(runs: RunFigures[], others: RunFigures[] = []): Summary {
   return {
     reqPerSec: median(runs.map((r) => r.reqPerSec)),
+    ratio: median(runs.map((r, i) => r.reqPerSec / (others[i]?.reqPerSec ?? Number.NaN))),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     max: Math.max(...runs.map((r) => r.max)),
@@ -564,13 +571,10 @@ async function redisBenchmark(): Promise<RedisBenchmarkLine[]> {
             p99Ms: Number.NaN,
           });
         } else {
+          // "test","rps","avg","min","p50","p95","p99","max": the test name may itself hold commas, so count from the end.
           const cells = row.split(',').map((cell) => cell.replace(/"/g, ''));
-          lines.push({
-            test: label,
-            rps: Number(cells[1]),
-            p50Ms: Number(cells[4]),
-            p99Ms: Number(cells[6]),
-          });
+          const at = (fromEnd: number) => Number(cells[cells.length - fromEnd]);
+          lines.push({ test: label, rps: at(7), p50Ms: at(4), p99Ms: at(2) });
         }
         resolve();
       });
@@ -604,7 +608,7 @@ function tableRows(rows: Array<{ scenario: Scenario; server: Summary; baseline: 
   const lines = [header, '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const { scenario, server, baseline } of rows) {
     lines.push(
-      `| ${scenario.title} | ${fmt(server.reqPerSec)} | ${fmt(baseline.reqPerSec)} | ${fmt(server.reqPerSec / baseline.reqPerSec, 2)} | ` +
+      `| ${scenario.title} | ${fmt(server.reqPerSec)} | ${fmt(baseline.reqPerSec)} | ${fmt(server.ratio, 2)} | ` +
         `${fmt(server.p50)} / ${fmt(server.p99)} / ${fmt(server.max)} | ${fmt(baseline.p50)} / ${fmt(baseline.p99)} / ${fmt(baseline.max)} | ` +
         `${fmt(server.cpuUsPerReq)} / ${fmt(baseline.cpuUsPerReq)} | ${server.errors} / ${baseline.errors} | ${server.rssByRound.join('→')} / ${baseline.rssByRound.join('→')} |`,
     );
@@ -664,18 +668,23 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         for (const target of targets) runs[target.key].push(await runOnce(target, scenario, DURATION));
       }
-      const row = { scenario, server: summarise(runs.server), baseline: summarise(runs.baseline) };
+      const row = {
+        scenario,
+        server: summarise(runs.server, runs.baseline),
+        baseline: summarise(runs.baseline, runs.server),
+      };
       rows.push(row);
       console.log(
         `${scenario.id}: server ${fmt(row.server.reqPerSec)} req/s, baseline ${fmt(row.baseline.reqPerSec)} req/s, ` +
-          `ratio ${fmt(row.server.reqPerSec / row.baseline.reqPerSec, 2)}, errors ${row.server.errors}/${row.baseline.errors}`,
+          `ratio ${fmt(row.server.ratio, 2)}, errors ${row.server.errors}/${row.baseline.errors}`,
       );
     }
     for (const target of targets) target.client.disconnect();
     await serverNode.stop();
     await baselineNode.stop();
 
-    const extras = process.env.BENCH_SKIP_EXTRAS === '1' || ONLY.length > 0;
+    const extras =
+      process.env.BENCH_SKIP_EXTRAS === '1' || (ONLY.length > 0 && process.env.BENCH_EXTRAS !== '1');
     const fsync = extras ? undefined : await fsyncFigure();
     const ceiling = extras ? undefined : await redisBenchmark();
 
@@ -700,7 +709,7 @@ async function main(): Promise<void> {
       `Run ${new Date().toISOString()} on ${machine.nproc} cores (${machine.cpu}), Node ${machine.node}, Redis ${machine.redis}, ${machine.platform}.`,
       `Each figure is the median of ${ROUNDS} runs of ${DURATION} s with ${CONNECTIONS} connections, alternating server/baseline; ` +
         `both on their own fresh redis-server (no AOF) with the same seeded data; server LOG_LEVEL=${LOG_LEVEL}. ` +
-        `Ratio = server / baseline req/s. RSS is at the end of each run. Sanity: ${same.identical}/${same.total} responses byte-identical.`,
+        `Ratio = median over rounds of server / baseline req/s in the same round. CPU = server process CPU time per request. RSS is at the end of each run. Sanity: ${same.identical}/${same.total} responses byte-identical.`,
       '',
       ...tableRows(rows),
     ];
@@ -738,7 +747,7 @@ async function main(): Promise<void> {
       scenarios: rows.map(({ scenario, server, baseline }) => ({
         id: scenario.id,
         title: scenario.title,
-        ratio: server.reqPerSec / baseline.reqPerSec,
+        ratio: server.ratio,
         server,
         baseline,
       })),
