@@ -3,7 +3,13 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Request, Response } from 'restify';
-import { HttpError, InvalidParamsError, MethodNotAllowedError, PayloadTooLargeError } from '../errors.ts';
+import {
+  HttpError,
+  InvalidParamsError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+} from '../errors.ts';
 import { isRedisUnavailable, mayHaveBeenApplied } from '../redis/connect.ts';
 import { JSON_CONTENT_TYPE, sendJson, sendXml } from './send.ts';
 import { renderXmlError, XML_CONTENT_TYPE } from './xml.ts';
@@ -67,6 +73,7 @@ export function sendError(req: Request, res: Response, err: unknown, logger: Log
   if (status >= 500) logger.error({ err, reqId: req.id() }, 'request failed');
   const headers: Record<string, string> = {};
   if (err instanceof MethodNotAllowedError) headers.Allow = err.allow.join(', ');
+  if (err instanceof UnauthorizedError) headers['WWW-Authenticate'] = 'Bearer';
   // The rest of an oversized body is not read: close the connection rather than parse it as a request.
   if (err instanceof PayloadTooLargeError) headers.Connection = 'close';
   if (status === 503) headers['Retry-After'] = '1';

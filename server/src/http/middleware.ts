@@ -32,7 +32,7 @@ export function requireBearerToken(token: string) {
       next();
       return;
     }
-    const match = /^Bearer ([^\s]+)$/.exec(req.headers.authorization ?? '');
+    const match = /^Bearer ([^\s]+)$/i.exec(req.headers.authorization ?? ''); // the scheme is case-insensitive
     const given = createHash('sha256')
       .update(match?.[1] ?? '')
       .digest();

@@ -123,7 +123,8 @@ describe(`fuzz: form bodies and paths (fast-check, ${RUNS} runs each)`, function
   async function probe(name: string, bytes: string | Buffer): Promise<number> {
     const before = await dumpRedis(svc.redis.url);
     const reply = await rawRequest(port, bytes, { timeoutMs: 5000 });
-    const t = (tally[name] ??= { requests: 0, byStatus: {}, accepted: 0 });
+    tally[name] ??= { requests: 0, byStatus: {}, accepted: 0 };
+    const t = tally[name];
     t.requests++;
     t.byStatus[reply.status] = (t.byStatus[reply.status] ?? 0) + 1;
     expect(reply.status, reply.body.slice(0, 200)).to.be.within(200, 499);

@@ -3,6 +3,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 import { FORM, form, rawRequest, request } from './support/client.ts';
 import { dumpDiff, dumpRedis } from './support/dump.ts';
 import { printFigures } from './support/figures.ts';
+import { tally } from './support/history.ts';
 import { ALL_CASES, type HostileCase, LEAK } from './support/hostile-cases.ts';
 import { FAILURE_BODY } from './support/workload.ts';
 
@@ -64,10 +65,7 @@ describe(`hostile input: ${ALL_CASES.length} malformed and malicious requests`, 
   after(async () => {
     printFigures('hostile corpus', {
       cases: seen.cases,
-      'by part': ALL_CASES.reduce<Record<string, number>>(
-        (acc, c) => ({ ...acc, [c.part]: (acc[c.part] ?? 0) + 1 }),
-        {},
-      ),
+      'by part': tally(ALL_CASES, (c) => c.part),
       'answers by status': seen.byStatus,
       'store changed': seen.storeChanged,
       'server down after a case': seen.serverDown,
