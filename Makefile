@@ -74,6 +74,13 @@ conformance-selftest: install
 
 ## --- Reliability (issue 5): target `test-reliability` goes here. ---
 
+## Faults with real processes and signals (kill -9 of the embedded redis-server and of the server, an external
+## Redis stopped and started, SIGTERM), the hostile corpus, fast-check fuzz, a mixed load of LOAD_SECONDS (60)
+## and the security checks. Each test prints its figures; the latest are kept in reports/reliability/figures.json.
+test-reliability: build
+	rm -f reports/reliability/figures.json
+	MOCHA_SUITE_NAME=reliability mocha --config server/test/reliability/.mocharc.json
+
 ## --- Benchmark (issue 6): target `bench` goes here. ---
 
 ## Server vs framework-free baseline (bench/), A/B alternated; writes reports/bench/latest.{json,md}. Not part of `make test`.
