@@ -7,7 +7,7 @@ import {
   sleep,
   startChildServer,
 } from './support/child-server.ts';
-import { describeAnomalies, ms, percentile, printFigures } from './support/figures.ts';
+import { describeAnomalies, maxOf, ms, percentile, printFigures } from './support/figures.ts';
 import { type Op, tally } from './support/history.ts';
 import { range, readFinalState, runWorkload } from './support/workload.ts';
 
@@ -103,7 +103,7 @@ describe('fault: kill -9 of the embedded redis-server under write load', functio
           unavailable.map((o) => o.end - o.start),
           99,
         ),
-      )}/${ms(Math.max(0, ...unavailable.map((o) => o.end - o.start)))}`,
+      )}/${ms(maxOf(unavailable.map((o) => o.end - o.start)))}`,
       kills: kills.map((k) => ({
         oldPid: k.oldPid,
         newPid: k.newPid,
@@ -122,7 +122,7 @@ describe('fault: kill -9 of the embedded redis-server under write load', functio
     expect(server.proc.exitCode, 'the server process is still running').to.equal(null);
     expect(isAlive(server.pid)).to.equal(true);
     expect(unavailable.length, '503 answers while Redis was down').to.be.greaterThan(0);
-    const slowest = Math.max(...unavailable.map((o) => o.end - o.start));
+    const slowest = maxOf(unavailable.map((o) => o.end - o.start));
     expect(slowest, 'every 503 within 2 s').to.be.below(2000);
     const noAnswer = ops.filter((op) => op.outcome === 'indeterminate' && op.detail !== 'outcome_unknown');
     const kill0 = kills[0]?.at ?? 0;

@@ -5,7 +5,7 @@ import {
   serverCommand,
   startChildServer,
 } from './support/child-server.ts';
-import { describeAnomalies, ms, percentile, printFigures } from './support/figures.ts';
+import { describeAnomalies, maxOf, ms, percentile, printFigures } from './support/figures.ts';
 import { tally } from './support/history.ts';
 import { range, readFinalState, runWorkload } from './support/workload.ts';
 
@@ -56,7 +56,7 @@ describe(`load: ${CLIENTS} clients, mixed operations on ${IDS} shared ids for ${
         failures,
         (op) => `${op.outcome}${op.detail ? ` ${op.detail.slice(0, 40)}` : ''}`,
       ),
-      'latency ms p50/p99/max': `${percentile(latencies, 50).toFixed(1)}/${percentile(latencies, 99).toFixed(1)}/${ms(Math.max(...latencies))}`,
+      'latency ms p50/p99/max': `${percentile(latencies, 50).toFixed(1)}/${percentile(latencies, 99).toFixed(1)}/${ms(maxOf(latencies))}`,
       'final users': final.size,
       'check ms': ms(checkMs),
       anomalies: anomalies.length,

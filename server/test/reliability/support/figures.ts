@@ -39,3 +39,10 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const ms = (x: number) => Math.round(x);
+
+/** Largest value (0 for none), without spreading a long array onto the stack. */
+export function maxOf(values: number[]): number {
+  let max = 0;
+  for (const v of values) if (v > max) max = v;
+  return max;
+}
