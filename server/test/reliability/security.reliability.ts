@@ -107,7 +107,7 @@ describe('security', function () {
         expect(r.closedAfterMs, 'request timeout 30 s, checked every second').to.be.within(29_000, 32_500);
         expect(r.status).to.equal(408);
       }
-      expect(maxOf(latencies)).to.be.below(1000);
+      expect(maxOf(latencies), 'others are served meanwhile').to.be.below(2000);
     });
 
     it('headers over 16 KiB get 431, bodies over 64 KiB get 413 without reading them', async () => {
