@@ -3,6 +3,20 @@ import { XML_CONTENT_TYPE } from './xml.ts';
 
 export const JSON_CONTENT_TYPE = 'application/json;charset=utf-8';
 
+/** Bodies at least this long are sent as bytes, and the bytes of the last one are kept. */
+const LARGE_BODY = 16 * 1024;
+let lastLarge: { text: string; bytes: Buffer } | undefined;
+
+/**
+ * A large body as UTF-8 bytes. The list of users hands out the same string while no user changed
+ * (see users/render.ts), so it is encoded once, not at every request; one body is kept at most.
+ * Sent as bytes, Node writes the head and the body side by side instead of copying both into one string.
+ */
+function largeBodyBytes(text: string): Buffer {
+  if (lastLarge?.text !== text) lastLarge = { text, bytes: Buffer.from(text, 'utf8') };
+  return lastLarge.bytes;
+}
+
 /**
  * Writes a complete answer with an exact Content-Length. Restify leaves the body out for HEAD, so a
  * HEAD gets the same status and headers as the GET it mirrors.
@@ -11,11 +25,12 @@ export function sendBody(
   res: Response,
   status: number,
   contentType: string,
-  body: string,
+  text: string,
   headers: Record<string, string> = {},
 ): void {
+  const body = text.length >= LARGE_BODY ? largeBodyBytes(text) : text;
   res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   // What res.sendRaw(status, body) does, in one write: restify's flush() calls writeHead(), write(body)
   // and end() apart, so every answer went out as a corked writev; end(body) lets Node send the head
