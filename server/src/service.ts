@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Server } from 'restify';
 import { createApp } from './app.ts';
-import { DomainStore } from './apps/domains/store.ts';
 import { registerDomainRoutes } from './apps/domains/routes.ts';
+import { DomainStore } from './apps/domains/store.ts';
 import { RemovalRunner } from './apps/workers/removal.ts';
 import { registerWorkerRoutes } from './apps/workers/routes.ts';
 import { WorkerStore } from './apps/workers/store.ts';
@@ -28,10 +28,15 @@ const DRAIN_TIMEOUT_MS = 8_000;
 
 /** The composition root: builds Redis, stores and the app from the config, and starts listening. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
-  const embeddedRedis = config.redisUrl
-    ? undefined
-    : await startEmbeddedRedis({ bin: config.redisServerBin, dir: path.join(config.dataDir, 'redis'), logger });
-  const target: RedisTarget = config.redisUrl ? { url: config.redisUrl } : { path: embeddedRedis!.socketPath };
+  let embeddedRedis: EmbeddedRedis | undefined;
+  let target: RedisTarget;
+  if (config.redisUrl) {
+    target = { url: config.redisUrl };
+  } else {
+    const dir = path.join(config.dataDir, 'redis');
+    embeddedRedis = await startEmbeddedRedis({ bin: config.redisServerBin, dir, logger });
+    target = { path: embeddedRedis.socketPath };
+  }
 
   const redis = createRedisClient(target, { enableAutoPipelining: true, lazyConnect: false });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
@@ -49,7 +54,13 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const users = new UserStore(redis, transactions);
   const domains = new DomainStore(redis);
   const workers = new WorkerStore(redis, config.workerStopGraceMs);
-  const workerRemovals = new RemovalRunner({ redis, target, store: workers, logger, stopGraceMs: config.workerStopGraceMs });
+  const workerRemovals = new RemovalRunner({
+    redis,
+    target,
+    store: workers,
+    logger,
+    stopGraceMs: config.workerStopGraceMs,
+  });
   const extraRoutes = [
     (server: Server) => registerDomainRoutes(server, domains),
     (server: Server) => registerWorkerRoutes(server, workers),
