@@ -71,32 +71,41 @@ export class UserStore {
   /**
    * Decoded users of the last list, by id, with the stored value they were decoded from. A user whose
    * stored value is unchanged is handed out again as the same frozen object (no JSON.parse, and the
-   * renderer reuses its element); the map holds exactly the users of the last list, so it does not
-   * grow with requests. Every list still reads the whole hash from Redis, so changes made by any
-   * server instance (or anyone else) are seen at once.
+   * renderer reuses its element); entries of users gone from the hash are dropped at the next list,
+   * so the map holds the users of the last list only and does not grow with requests. Every list
+   * still reads the whole hash from Redis, so changes made by any server instance (or anyone else)
+   * are seen at once.
    */
-  private listed = new Map<string, { value: string; user: User }>();
+  private readonly listed = new Map<string, { value: string; user: User; seen: number }>();
+  private listings = 0;
 
   /** All users, ascending by id. */
   async listUsers(): Promise<User[]> {
     await this.ensureInitialised();
     const all = await this.redis.hgetall(USER_KEYS.users);
-    const previous = this.listed;
-    const current = new Map<string, { value: string; user: User }>();
-    const users: User[] = [];
-    for (const id in all) {
+    const seen = ++this.listings;
+    const ids = Object.keys(all);
+    const users = new Array<User>(ids.length);
+    let ascending = true;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as string;
       const value = all[id] as string;
-      const known = previous.get(id);
-      const entry =
-        known !== undefined && known.value === value
-          ? known
-          : { value, user: Object.freeze(decode(id, value)) };
-      current.set(id, entry);
-      users.push(entry.user);
+      let entry = this.listed.get(id);
+      if (entry === undefined || entry.value !== value) {
+        entry = { value, user: Object.freeze(decode(id, value)), seen };
+        this.listed.set(id, entry);
+      } else {
+        entry.seen = seen;
+      }
+      users[i] = entry.user;
+      if (i > 0 && (users[i - 1] as User).id > entry.user.id) ascending = false;
     }
-    this.listed = current;
-    // Integer-like keys mostly come back in ascending order already: the sort is then a single pass.
-    return users.sort((a, b) => a.id - b.id);
+    // Every listed id is in the map: more entries means some users are gone.
+    if (this.listed.size !== ids.length) {
+      for (const [id, entry] of this.listed) if (entry.seen !== seen) this.listed.delete(id);
+    }
+    // Non-negative integer keys come back from the object in ascending order already.
+    return ascending ? users : users.sort((a, b) => a.id - b.id);
   }
 
   async getUser(id: number): Promise<User | undefined> {
