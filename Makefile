@@ -46,20 +46,23 @@ lint: install
 test-server: install
 	MOCHA_SUITE_NAME=server mocha
 
-## Every test: type check, the server's tests, the conformance self-test and the conformance suite.
+# A check that is not a test runner (type check, lint) still counts in the totals: one check, passed or failed.
+define counted_check
+	if $(MAKE) --no-print-directory $(1); then echo '{"passed":1,"failed":0}' > $(COUNTS)/$(1).json; \
+	else echo '{"passed":0,"failed":1}' > $(COUNTS)/$(1).json; status=1; fi
+endef
+
+## Every test: type check, lint, the server's tests, the conformance self-test and the conformance suite.
 test: install
-	rm -rf $(COUNTS)
+	rm -rf $(COUNTS) && mkdir -p $(COUNTS)
 	status=0; \
-	$(MAKE) --no-print-directory typecheck || status=1; \
+	$(call counted_check,typecheck); \
+	$(call counted_check,lint); \
 	$(MAKE) --no-print-directory test-server || status=1; \
 	$(MAKE) --no-print-directory conformance-selftest || status=1; \
 	$(MAKE) --no-print-directory conformance || status=1; \
-	node scripts/tally.mjs server conformance-selftest conformance || status=1; \
+	node scripts/tally.mjs typecheck lint server conformance-selftest conformance || status=1; \
 	exit $$status
-
-## --- JSON resources (issue 3): tests live in server/test/apps and run with test-server. ---
-
-## --- Conformance suite (issue 4): targets `conformance` and `conformance-selftest` go here. ---
 
 ## The conformance suite (Playwright API tests) against the reference server on its own Redis, or against
 ## CONFORMANCE_BASE_URL (a running implementation) and/or CONFORMANCE_START_COMMAND (with {port} and {data}).
@@ -72,16 +75,12 @@ conformance: build
 conformance-selftest: install
 	MOCHA_SUITE_NAME=conformance-selftest mocha --config conformance/selftest/.mocharc.json
 
-## --- Reliability (issue 5): target `test-reliability` goes here. ---
-
 ## Faults with real processes and signals (kill -9 of the embedded redis-server and of the server, an external
 ## Redis stopped and started, SIGTERM), the hostile corpus, fast-check fuzz, a mixed load of LOAD_SECONDS (60)
 ## and the security checks. Each test prints its figures; the latest are kept in reports/reliability/figures.json.
 test-reliability: build
 	rm -f reports/reliability/figures.json
 	MOCHA_SUITE_NAME=reliability mocha --config server/test/reliability/.mocharc.json
-
-## --- Benchmark (issue 6): target `bench` goes here. ---
 
 ## Server vs framework-free baseline (bench/), A/B alternated; writes reports/bench/latest.{json,md}. Not part of `make test`.
 bench: build
