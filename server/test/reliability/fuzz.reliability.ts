@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { startTestService, type TestService } from '../support/service.ts';
 import { rawRequest, request } from './support/client.ts';
-import { dumpDiff, dumpRedis } from './support/dump.ts';
+import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { printFigures } from './support/figures.ts';
 import { LEAK, raw } from './support/hostile-cases.ts';
 

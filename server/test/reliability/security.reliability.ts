@@ -14,7 +14,7 @@ import {
   tempDir,
 } from './support/child-server.ts';
 import { FORM, form, rawRequest, request } from './support/client.ts';
-import { dumpRedis } from './support/dump.ts';
+import { dumpRedis } from '../support/dump.ts';
 import { maxOf, ms, percentile, printFigures } from './support/figures.ts';
 import { LEAK } from './support/hostile-cases.ts';
 import { SUCCESS_BODY } from './support/workload.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { call, FORM_TYPE, sendForm } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { snapshotRedis } from '../support/snapshot.ts';
+import { dumpDiff, dumpRedis } from '../support/dump.ts';
 
 interface BadRequest {
   title: string;
@@ -226,7 +226,7 @@ describe('users: invalid input is rejected with a clear error and changes nothin
 
   for (const c of CASES) {
     it(`${c.method} ${c.title} → ${c.status} ${c.code}`, async () => {
-      const before = await snapshotRedis(svc.redis.url);
+      const before = await dumpRedis(svc.redis.url);
       const headers: Record<string, string> = {};
       if (c.contentType !== null) headers['Content-Type'] = c.contentType ?? FORM_TYPE;
       const res = await call(base + (c.path ?? ''), { method: c.method, headers, body: c.body });
@@ -235,7 +235,8 @@ describe('users: invalid input is rejected with a clear error and changes nothin
       expect(res.body).to.match(
         new RegExp(`^<\\?xml [^>]+\\?><error><code>${c.code}</code><message>[^<]+</message></error>$`),
       );
-      expect(await snapshotRedis(svc.redis.url)).to.deep.equal(before);
+      const after = await dumpRedis(svc.redis.url);
+      expect(after, dumpDiff(before, after)).to.deep.equal(before);
     });
   }
 

@@ -69,3 +69,10 @@ export function dumpDiff(before: string[], after: string[]): string {
   const added = after.filter((line) => !a.has(line)).map((line) => `+ ${line.slice(0, 200)}`);
   return [...removed, ...added].join('\n');
 }
+
+/** A plain client on a test Redis, for reading back what the service stored. */
+export async function connectTestRedis(url: string): Promise<Redis> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  return redis;
+}
