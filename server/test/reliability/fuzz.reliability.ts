@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
+import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { rawRequest, request } from './support/client.ts';
-import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { printFigures } from './support/figures.ts';
 import { LEAK, raw } from './support/hostile-cases.ts';
 

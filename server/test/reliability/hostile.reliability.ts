@@ -1,7 +1,7 @@
 import { expect } from 'chai';
+import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { FORM, form, rawRequest, request } from './support/client.ts';
-import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { printFigures } from './support/figures.ts';
 import { tally } from './support/history.ts';
 import { ALL_CASES, type HostileCase, LEAK } from './support/hostile-cases.ts';

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
+import { dumpRedis } from '../support/dump.ts';
 import { freePort, startLocalRedis, type TestRedis } from '../support/redis.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import {
@@ -14,7 +15,6 @@ import {
   tempDir,
 } from './support/child-server.ts';
 import { FORM, form, rawRequest, request } from './support/client.ts';
-import { dumpRedis } from '../support/dump.ts';
 import { maxOf, ms, percentile, printFigures } from './support/figures.ts';
 import { LEAK } from './support/hostile-cases.ts';
 import { SUCCESS_BODY } from './support/workload.ts';

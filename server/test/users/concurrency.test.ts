@@ -1,7 +1,7 @@
 import { expect } from 'chai';
+import { connectTestRedis } from '../support/dump.ts';
 import { call, FAILURE, SUCCESS, sendForm } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { connectTestRedis } from '../support/dump.ts';
 
 describe('users: atomicity under concurrency', () => {
   let svc: TestService;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { xml2js } from 'xml-js';
+import { connectTestRedis } from '../support/dump.ts';
 import { call, FAILURE, SUCCESS, sendForm, userXml } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { connectTestRedis } from '../support/dump.ts';
 
 const DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 const XML = 'application/xml; charset=utf-8';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
+import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { call, FORM_TYPE, sendForm } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { dumpDiff, dumpRedis } from '../support/dump.ts';
 
 interface BadRequest {
   title: string;
