@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { xml2js } from 'xml-js';
-import { isXmlText } from '../../src/http/xml.ts';
+import { isXmlText, xmlDocument } from '../../src/http/xml.ts';
 import { USER_TEXT_MAX } from '../../src/users/model.ts';
 import { renderUser, renderUserList } from '../../src/users/render.ts';
 import { call, SUCCESS, sendForm } from '../support/http.ts';
@@ -62,6 +62,22 @@ describe('users: XML rendering', () => {
         (id, name, profession) => {
           const parsed = parseUser(renderUser({ id, name, profession }));
           expect(parsed).to.deep.equal({ id: String(id), name, profession });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('property: the direct <user> rendering writes the same bytes as the xml-js document builder', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+        xmlText,
+        xmlText,
+        (id, name, profession) => {
+          const user = { id, name, profession };
+          expect(renderUser(user)).to.equal(xmlDocument('user', user));
+          expect(renderUser(Object.freeze({ ...user }))).to.equal(xmlDocument('user', user)); // cached path
         },
       ),
       { numRuns: 500 },
