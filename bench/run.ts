@@ -18,10 +18,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
+import { freePort } from '../server/test/support/redis.ts';
 import {
   type BenchRedis,
   cpuMs,
-  freePort,
   killAllChildren,
   type NodeServer,
   rssMiB,
