@@ -29,13 +29,16 @@ export function createApp(deps: AppDependencies): Server {
     handleUncaughtExceptions: false,
   });
 
-  // Requests Node's parser rejects get an error body too; slow clients are checked every second
-  // (the header and request timeouts themselves are set where the server starts listening).
+  // Requests Node's parser rejects get an error body too. Slow clients cannot hold a socket: bounded
+  // time for the headers and for the whole request, checked every second (Node's default is 30 s).
   const http = server.server as HttpServer & {
     connectionsCheckingInterval: number;
     requireHostHeader: boolean;
   };
   http.on('clientError', handleClientError);
+  http.headersTimeout = 10_000;
+  http.requestTimeout = 30_000;
+  http.keepAliveTimeout = 5_000;
   http.connectionsCheckingInterval = 1_000;
   http.requireHostHeader = false; // checked in assignRequestId, to answer with an error body
   server.pre(assignRequestId);

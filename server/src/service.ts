@@ -71,10 +71,6 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     app.server.once('error', reject);
     app.listen(config.port, config.host, () => resolve());
   });
-  // Slow clients cannot hold a socket: bounded time for headers and for the whole request.
-  app.server.headersTimeout = 10_000;
-  app.server.requestTimeout = 30_000;
-  app.server.keepAliveTimeout = 5_000;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
