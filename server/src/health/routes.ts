@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Request, Response, Server } from 'restify';
 import { ServiceUnavailableError } from '../errors.ts';
+import { routeRead } from '../http/routes.ts';
 import { sendJson } from '../http/send.ts';
 
 /** `/healthz`: the process answers. `/readyz`: it can also reach Redis. HEAD works on both, as on every GET route. */
@@ -14,8 +15,6 @@ export function registerHealthRoutes(server: Server, redis: Redis): void {
     }
     sendJson(res, 200, { status: 'ready' });
   };
-  server.get('/healthz', live);
-  server.head('/healthz', live);
-  server.get('/readyz', ready);
-  server.head('/readyz', ready);
+  routeRead(server, '/healthz', live);
+  routeRead(server, '/readyz', ready);
 }

@@ -2,6 +2,7 @@ import type { Request, Response, Server } from 'restify';
 import { NotFoundError } from '../errors.ts';
 import { readBody, requireMediaType } from '../http/body.ts';
 import { parseForm } from '../http/form.ts';
+import { routeRead } from '../http/routes.ts';
 import { sendXml } from '../http/send.ts';
 import { parseUserId, type User, userFromForm, userFromPathForm } from './model.ts';
 import { renderOperations, renderResult, renderUser, renderUserList } from './render.ts';
@@ -38,10 +39,8 @@ export function registerUserRoutes(server: Server, store: UserStore): void {
   const update = (user: User, res: Response) =>
     store.updateUser(user).then((ok) => sendXml(res, ok ? 200 : FAILURE_STATUS.update, renderResult(ok)));
 
-  server.get(COLLECTION, list);
-  server.head(COLLECTION, list);
-  server.get(ITEM, getOne);
-  server.head(ITEM, getOne);
+  routeRead(server, COLLECTION, list);
+  routeRead(server, ITEM, getOne);
 
   server.put(COLLECTION, async (req: Request, res: Response) =>
     create(userFromForm(await readUserForm(req)), res),

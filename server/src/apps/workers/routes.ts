@@ -1,5 +1,6 @@
 import type { Request, Response, Server } from 'restify';
 import { NotFoundError } from '../../errors.ts';
+import { routeRead } from '../../http/routes.ts';
 import { sendJson } from '../../http/send.ts';
 import { readJsonObject } from '../json.ts';
 import { parseAppId, parseResourceId } from '../params.ts';
@@ -34,10 +35,8 @@ export function registerWorkerRoutes(server: Server, store: WorkerStore): void {
     sendJson(res, 200, renderWorker(worker));
   };
 
-  server.get(COLLECTION, list);
-  server.head(COLLECTION, list);
-  server.get(ITEM, getOne);
-  server.head(ITEM, getOne);
+  routeRead(server, COLLECTION, list);
+  routeRead(server, ITEM, getOne);
 
   server.post(COLLECTION, async (req: Request, res: Response) => {
     const appId = parseAppId(req.params.app_id);
