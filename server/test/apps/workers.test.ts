@@ -272,6 +272,16 @@ describe('apps: worker removal across restarts and instances', () => {
     const a = await startTestService({ workerStopGraceMs: GRACE_MS }, testRedis);
     const b = await startTestService({ workerStopGraceMs: GRACE_MS }, testRedis);
     try {
+      // Both runners must be blocked on XREADGROUP before the jobs arrive (Redis hands each new job to
+      // the client that has waited longest); a runner still starting would leave every job to the other.
+      await waitFor(
+        'both runners to wait on the removal stream',
+        async () => {
+          const clients = ((await redis.client('LIST')) as string).split('\n');
+          return clients.filter((c) => /cmd=xreadgroup/.test(c) && /flags=\S*b/.test(c)).length >= 2;
+        },
+        5_000,
+      );
       const total = 40;
       const workers: WorkerBody[] = [];
       for (let i = 0; i < total; i++)
