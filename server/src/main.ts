@@ -1,10 +1,12 @@
-import { pino } from 'pino';
 import { loadConfig } from './config.ts';
+import { createLogger } from './logging.ts';
 import { RedisBinaryMissingError } from './redis/embedded.ts';
 import { startService } from './service.ts';
 
 const config = loadConfig();
-const logger = pino({ name: 'user-service', level: config.logLevel });
+const { logger, destination } = createLogger(config.logLevel);
+// Log lines are written once per event-loop turn: whatever is still held goes out before the process ends.
+process.on('exit', () => destination.flushSync());
 
 try {
   const service = await startService(config, logger);

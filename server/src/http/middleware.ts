@@ -4,19 +4,21 @@ import { BadRequestError, UnauthorizedError } from '../errors.ts';
 
 const ECHOABLE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
-/** Every response carries a Request-Id: the caller's when it sent a sane one, else a new UUID. */
-export function assignRequestId(req: Request, res: Response, next: Next): void {
+/**
+ * Names the request: the caller's Request-Id when it sent a sane one, else a new UUID. Every answer
+ * carries it (see http/send.ts).
+ */
+export function assignRequestId(req: Request): void {
   const sent = req.headers['request-id'];
   const id = typeof sent === 'string' && ECHOABLE_REQUEST_ID.test(sent) ? sent : randomUUID();
   (req as unknown as { id(value: string): string }).id(id); // restify 12 accepts the id once
-  res.setHeader('Request-Id', id);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  // Node's own check answers without a body (see requireHostHeader in app.ts): HTTP/1.1 needs a Host.
-  if (req.httpVersion === '1.1' && !req.headers.host) {
-    next(new BadRequestError('bad_request', 'an HTTP/1.1 request needs a Host header'));
-    return;
-  }
-  next();
+}
+
+/** HTTP/1.1 requires a Host header. Node's own check answers without a body, so the app checks it. */
+export function missingHostError(req: Request): BadRequestError | undefined {
+  return req.httpVersion === '1.1' && !req.headers.host
+    ? new BadRequestError('bad_request', 'an HTTP/1.1 request needs a Host header')
+    : undefined;
 }
 
 const OPEN_PATHS = new Set(['/healthz', '/readyz']);

@@ -1,4 +1,4 @@
-import type { Response } from 'restify';
+import type { Request, Response } from 'restify';
 import { XML_CONTENT_TYPE } from './xml.ts';
 
 export const JSON_CONTENT_TYPE = 'application/json;charset=utf-8';
@@ -18,27 +18,34 @@ function largeBodyBytes(text: string): Buffer {
 }
 
 /**
- * Writes a complete answer with an exact Content-Length. Restify leaves the body out for HEAD, so a
- * HEAD gets the same status and headers as the GET it mirrors.
+ * Writes a complete answer with an exact Content-Length, the request's Request-Id and nosniff. Restify
+ * leaves the body out for HEAD, so a HEAD gets the same status and headers as the GET it mirrors.
  */
 export function sendBody(
   res: Response,
   status: number,
   contentType: string,
   text: string,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
 ): void {
+  const req = res.req as Request;
   const body = text.length >= LARGE_BODY ? largeBodyBytes(text) : text;
-  res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  // Every header in one object handed to writeHead: Node writes it as is, where headers set one by
+  // one with setHeader are first copied into a lower-cased map (measured: about 5 % of a GET).
+  const head: Record<string, string | number> = {
+    'Request-Id': req.id(),
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Type': contentType,
+    'Content-Length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
+  };
+  if (headers) Object.assign(head, headers);
   // What res.sendRaw(status, body) does, in one write: restify's flush() calls writeHead(), write(body)
   // and end() apart, so every answer went out as a corked writev; end(body) lets Node send the head
   // and the body together. `_sent` tells restify the answer is written (as sendRaw would).
   (res as Response & { _sent: boolean })._sent = true;
   res.statusCode = status;
-  res.writeHead(status);
-  if (res.req?.method === 'HEAD') res.end();
+  res.writeHead(status, head);
+  if (req.method === 'HEAD') res.end();
   else res.end(body);
 }
 
