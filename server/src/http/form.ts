@@ -47,22 +47,25 @@ export function pickFormFields<K extends string>(
   pairs: Array<[string, string]>,
   expected: readonly K[],
 ): Record<K, string> {
-  const found = new Map<string, string>();
+  const fields: Record<string, string> = {};
   for (const [name, value] of pairs) {
+    // Checked against `expected` first, so no name can reach Object.prototype (e.g. "__proto__").
     if (!(expected as readonly string[]).includes(name)) {
       throw new BadRequestError(
         'unknown_field',
         `unknown form field "${truncate(name)}"; expected ${expected.join(', ')}`,
       );
     }
-    if (found.has(name))
+    if (Object.hasOwn(fields, name))
       throw new BadRequestError('duplicate_field', `the form field "${name}" is given more than once`);
-    found.set(name, value);
+    fields[name] = value;
   }
-  const missing = expected.filter((name) => !found.has(name));
-  if (missing.length > 0)
+  // Every name is expected and none repeats: as many pairs as expected names means none is missing.
+  if (pairs.length !== expected.length) {
+    const missing = expected.filter((name) => !Object.hasOwn(fields, name));
     throw new BadRequestError('missing_field', `missing form field(s): ${missing.join(', ')}`);
-  return Object.fromEntries(found) as Record<K, string>;
+  }
+  return fields as Record<K, string>;
 }
 
 function truncate(text: string, max = 40): string {

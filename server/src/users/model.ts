@@ -33,7 +33,8 @@ export function parseUserId(raw: string): number {
 
 function checkText(field: 'name' | 'profession', value: string): string {
   if (value.trim() === '') throw new BadRequestError('invalid_field', `${field} must not be empty`);
-  if ([...value].length > USER_TEXT_MAX) {
+  // Code points never outnumber UTF-16 units, so only a long string needs counting.
+  if (value.length > USER_TEXT_MAX && [...value].length > USER_TEXT_MAX) {
     throw new BadRequestError('invalid_field', `${field} must be at most ${USER_TEXT_MAX} characters`);
   }
   if (!isXmlText(value)) {
