@@ -81,7 +81,7 @@ export class UserStore {
 
   /** All users, ascending by id. */
   async listUsers(): Promise<User[]> {
-    await this.ensureInitialised();
+    if (!this.initialised) await this.initialise();
     const all = await this.redis.hgetall(USER_KEYS.users);
     const seen = ++this.listings;
     const ids = Object.keys(all);
@@ -109,20 +109,20 @@ export class UserStore {
   }
 
   async getUser(id: number): Promise<User | undefined> {
-    await this.ensureInitialised();
+    if (!this.initialised) await this.initialise();
     const value = await this.redis.hget(USER_KEYS.users, String(id));
     return value === null ? undefined : decode(String(id), value);
   }
 
   /** Adds the user unless one with its id exists; HSETNX makes concurrent creates of one id yield one winner. */
   async createUser(user: User): Promise<boolean> {
-    await this.ensureInitialised();
+    if (!this.initialised) await this.initialise();
     return (await this.redis.hsetnx(USER_KEYS.users, String(user.id), encode(user))) === 1;
   }
 
   /** Replaces the user wholesale if it exists (check-and-replace under WATCH, retried on conflict). */
   async updateUser(user: User): Promise<boolean> {
-    await this.ensureInitialised();
+    if (!this.initialised) await this.initialise();
     const id = String(user.id);
     const guard = USER_KEYS.guard(user.id);
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
@@ -148,7 +148,7 @@ export class UserStore {
 
   /** Removes the user if it exists; touching the guard in the same transaction aborts racing updates. */
   async deleteUser(id: number): Promise<boolean> {
-    await this.ensureInitialised();
+    if (!this.initialised) await this.initialise();
     const removed = await this.redis.eval(
       DELETE_SCRIPT,
       2,
@@ -160,8 +160,11 @@ export class UserStore {
     return removed === 1;
   }
 
-  private async ensureInitialised(): Promise<void> {
-    if (this.initialised) return;
+  /**
+   * Creates the collection with its default user unless it exists. Every call checks `initialised`
+   * first, so once the collection is known to exist no request pays for an extra await.
+   */
+  private async initialise(): Promise<void> {
     await this.redis.eval(
       INITIALISE_SCRIPT,
       2,
