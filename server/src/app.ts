@@ -5,11 +5,14 @@ import restify, { type Request, type Response, type Server } from 'restify';
 import { registerHealthRoutes } from './health/routes.ts';
 import { handleClientError, sendError } from './http/errors.ts';
 import { assignRequestId, missingHostError, requireBearerToken } from './http/middleware.ts';
+import type { AccessEntry, AccessLog } from './logging.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import type { UserStore } from './users/store.ts';
 
 export interface AppDependencies {
   logger: Logger;
+  /** One line per answered request; by default `logger.info(entry, 'request')`. */
+  accessLog?: AccessLog | undefined;
   redis: Redis;
   users: UserStore;
   /** Registers further resources (the JSON resources under /apps). */
@@ -23,6 +26,7 @@ type ServerWithFirst = Server & { first(handler: (req: Request, res: Response) =
 /** Builds the HTTP application from its dependencies; it opens nothing itself. */
 export function createApp(deps: AppDependencies): Server {
   const { logger } = deps;
+  const accessLog = deps.accessLog ?? ((entry: AccessEntry) => logger.info(entry, 'request'));
   const server = restify.createServer({
     name: '', // no Server banner
     // restify 12 logs with pino; @types/restify still describes the bunyan logger of restify 8.
@@ -53,7 +57,7 @@ export function createApp(deps: AppDependencies): Server {
     if (!missingHost) return true;
     // Answered here, so restify will not emit 'after' for it: logged here too.
     sendError(req, res, missingHost, logger);
-    logRequest(logger, req, res, 0);
+    logRequest(accessLog, req, res, 0);
     return false;
   });
   if (deps.apiToken) server.pre(requireBearerToken(deps.apiToken));
@@ -66,11 +70,12 @@ export function createApp(deps: AppDependencies): Server {
     sendError(req, res, err, logger);
     callback();
   });
-  server.on('after', (req: Request, res: Response) => logRequest(logger, req, res, Date.now() - req.time()));
+  server.on('after', (req: Request, res: Response) =>
+    logRequest(accessLog, req, res, Date.now() - req.time()),
+  );
   return server;
 }
 
-/** The access log: one line per answered request. */
-function logRequest(logger: Logger, req: Request, res: Response, ms: number): void {
-  logger.info({ reqId: req.id(), method: req.method, url: req.url, status: res.statusCode, ms }, 'request');
+function logRequest(accessLog: AccessLog, req: Request, res: Response, ms: number): void {
+  accessLog({ reqId: req.id(), method: req.method ?? '', url: req.url ?? '', status: res.statusCode, ms });
 }

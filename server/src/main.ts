@@ -4,12 +4,12 @@ import { RedisBinaryMissingError } from './redis/embedded.ts';
 import { startService } from './service.ts';
 
 const config = loadConfig();
-const { logger, destination } = createLogger(config.logLevel);
+const { logger, accessLog, flushSync } = createLogger(config.logLevel);
 // Log lines are written once per event-loop turn: whatever is still held goes out before the process ends.
-process.on('exit', () => destination.flushSync());
+process.on('exit', flushSync);
 
 try {
-  const service = await startService(config, logger);
+  const service = await startService(config, logger, accessLog);
   let signals = 0;
   const shutdown = (signal: string) => {
     if (++signals > 1) process.exit(1); // a second Ctrl-C forces the exit

@@ -8,6 +8,7 @@ import { RemovalRunner } from './apps/workers/removal.ts';
 import { registerWorkerRoutes } from './apps/workers/routes.ts';
 import { WorkerStore } from './apps/workers/store.ts';
 import type { Config } from './config.ts';
+import type { AccessLog } from './logging.ts';
 import { createRedisClient, type RedisTarget, waitUntilReady } from './redis/connect.ts';
 import { type EmbeddedRedis, startEmbeddedRedis } from './redis/embedded.ts';
 import { ConnectionPool } from './redis/pool.ts';
@@ -26,8 +27,15 @@ export interface RunningService {
 
 const DRAIN_TIMEOUT_MS = 8_000;
 
-/** The composition root: builds Redis, stores and the app from the config, and starts listening. */
-export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+/**
+ * The composition root: builds Redis, stores and the app from the config, and starts listening.
+ * `accessLog` writes the line per request (default: `logger.info`; main.ts passes the faster one).
+ */
+export async function startService(
+  config: Config,
+  logger: Logger,
+  accessLog?: AccessLog,
+): Promise<RunningService> {
   let embeddedRedis: EmbeddedRedis | undefined;
   let target: RedisTarget;
   if (config.redisUrl) {
@@ -65,7 +73,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     (server: Server) => registerDomainRoutes(server, domains),
     (server: Server) => registerWorkerRoutes(server, workers),
   ];
-  const app = createApp({ logger, redis, users, extraRoutes, apiToken: config.apiToken });
+  const app = createApp({ logger, accessLog, redis, users, extraRoutes, apiToken: config.apiToken });
 
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject);

@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { pino } from 'pino';
+import {
+  type AccessEntry,
+  accessLineBase,
+  formatAccessLine,
+  TurnBatchedDestination,
+} from '../../src/logging.ts';
+
+/** The line pino itself writes for `logger.info(entry, 'request')` at a fixed time. */
+function pinoLine(entry: AccessEntry, time: number): string {
+  let line = '';
+  const logger = pino(
+    { name: 'user-service', timestamp: () => `,"time":${time}` },
+    {
+      write(text: string) {
+        line = text;
+      },
+    },
+  );
+  logger.info(entry, 'request');
+  return line;
+}
+
+/** A target that records each write it receives (the destination's only job is when and how it writes). */
+function recordingTarget() {
+  const writes: string[] = [];
+  return { writes, write: (text: string) => writes.push(text), flushSync() {} };
+}
+
+describe('logging', () => {
+  it('property: the access line is the line pino writes for the same entry, byte for byte', () => {
+    const text = fc.string({ unit: 'grapheme', maxLength: 60 });
+    fc.assert(
+      fc.property(
+        fc.record({ reqId: text, method: text, url: text, status: fc.nat(999), ms: fc.nat(100_000) }),
+        fc.nat(2 ** 45),
+        (entry, time) => {
+          expect(formatAccessLine(accessLineBase('user-service'), time, entry)).to.equal(pinoLine(entry, time));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes the lines of one event-loop turn together, at the end of that turn', async () => {
+    const target = recordingTarget();
+    const destination = new TurnBatchedDestination(target);
+    destination.write('a\n');
+    destination.write('b\n');
+    expect(target.writes).to.deep.equal([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    destination.write('c\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(target.writes).to.deep.equal(['a\nb\n', 'c\n']);
+  });
+
+  it('writes a burst of 1024 lines at once, without waiting for the end of the turn', () => {
+    const target = recordingTarget();
+    const destination = new TurnBatchedDestination(target);
+    for (let i = 0; i < 1024; i++) destination.write(`${i}\n`);
+    expect(target.writes).to.have.length(1);
+    expect(target.writes[0]?.split('\n')).to.have.length(1025);
+  });
+
+  it('a process that logs and exits at once still writes every line (flushed at exit)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-logging-'));
+    const script = path.join(dir, 'exit-now.mts');
+    const logging = path.resolve(import.meta.dirname, '../../src/logging.ts');
+    fs.writeFileSync(
+      script,
+      `import { createLogger } from ${JSON.stringify(logging)};
+const { logger, accessLog, flushSync } = createLogger('info');
+process.on('exit', flushSync);
+for (let i = 0; i < 3; i++) accessLog({ reqId: 'r' + i, method: 'GET', url: '/', status: 200, ms: 0 });
+logger.fatal('bye');
+process.exit(1);
+`,
+    );
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+      });
+      const [code] = await once(child, 'exit');
+      expect(code).to.equal(1);
+      const lines = out
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { msg: string; reqId?: string });
+      expect(lines.map((line) => line.reqId ?? line.msg)).to.deep.equal(['r0', 'r1', 'r2', 'bye']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
