@@ -42,7 +42,9 @@ describe('logging', () => {
         fc.record({ reqId: text, method: text, url: text, status: fc.nat(999), ms: fc.nat(100_000) }),
         fc.nat(2 ** 45),
         (entry, time) => {
-          expect(formatAccessLine(accessLineBase('user-service'), time, entry)).to.equal(pinoLine(entry, time));
+          expect(formatAccessLine(accessLineBase('user-service'), time, entry)).to.equal(
+            pinoLine(entry, time),
+          );
         },
       ),
       { numRuns: 300 },
