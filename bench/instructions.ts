@@ -30,11 +30,14 @@ const TARGETS = {
 const REQUESTS = Number(process.env.INSTR_REQUESTS || 3000);
 const SCENARIOS = (process.env.INSTR_SCENARIOS || 'get,put,delete').split(',');
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+// Users 1..1000 stay; 1001..SEEDED are there for DELETE to remove (warm-up plus measured run,
+// with a margin); PUT creates ids above SEEDED.
+const SEEDED = 1000 + 4 * REQUESTS;
 
 type Requests = NonNullable<autocannon.Options['requests']>;
 
 function requestsFor(scenario: string): Requests {
-  let next = 100_000;
+  let next = scenario === 'delete' ? 1001 : SEEDED + 1;
   switch (scenario) {
     case 'get':
       return [{ method: 'GET', path: '/UserService/users/7' }];
@@ -61,7 +64,7 @@ async function countInstructions(script: string, scenario: string): Promise<numb
   const client = new Redis(redis.url);
   await client.set('{usersvc}:initialised', '1');
   const users: string[] = [];
-  for (let i = 1; i <= 1000; i++)
+  for (let i = 1; i <= SEEDED; i++)
     users.push(String(i), JSON.stringify({ name: `user-${i}`, profession: 'p' }));
   await client.hset('{usersvc}:users', ...users);
   client.disconnect();
@@ -117,10 +120,13 @@ async function countInstructions(script: string, scenario: string): Promise<numb
     control('--dump');
     if (measured.errors || measured.non2xx)
       throw new Error(`${scenario}: ${measured.non2xx} non-2xx answers`);
-    const dump = fs.readdirSync(dir).find((name) => name.startsWith('callgrind.out'));
-    const text = dump ? fs.readFileSync(path.join(dir, dump), 'utf8') : '';
-    const total = Number(/^(?:summary|totals):\s*(\d+)/m.exec(text)?.[1]);
-    if (!Number.isFinite(total)) throw new Error('callgrind wrote no totals');
+    // The dump goes to callgrind.out.1 (callgrind.out itself is written at exit).
+    let total = 0;
+    for (const name of fs.readdirSync(dir).filter((file) => file.startsWith('callgrind.out'))) {
+      const text = fs.readFileSync(path.join(dir, name), 'utf8');
+      total = Math.max(total, Number(/^(?:summary|totals):\s*(\d+)/m.exec(text)?.[1] ?? 0));
+    }
+    if (total === 0) throw new Error(`callgrind wrote no totals in ${fs.readdirSync(dir).join(', ')}`);
     return Math.round(total / measured.requests.total);
   } finally {
     proc.kill('SIGKILL');
