@@ -13,7 +13,7 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server typecheck lint conformance conformance-selftest test-reliability bench bench-instructions clean
+.PHONY: install build run dev test test-server typecheck lint conformance conformance-selftest test-reliability bench clean
 
 node_modules/.install-stamp: package.json package-lock.json
 	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
@@ -85,10 +85,6 @@ test-reliability: build
 ## Server vs framework-free baseline (bench/), A/B alternated; writes reports/bench/latest.{json,md}. Not part of `make test`.
 bench: build
 	tsx bench/run.ts
-
-## Instructions per request of server and baseline under valgrind's callgrind: repeatable where req/s is noisy.
-bench-instructions: build
-	tsx bench/instructions.ts
 
 clean:
 	rm -rf dist reports test-results playwright-report node_modules/.install-stamp
