@@ -13,7 +13,7 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server typecheck lint conformance conformance-selftest test-reliability bench clean
+.PHONY: install build run dev test test-server typecheck lint conformance conformance-selftest test-reliability bench bench-floor clean
 
 node_modules/.install-stamp: package.json package-lock.json
 	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
@@ -85,6 +85,10 @@ test-reliability: build
 ## Server vs framework-free baseline (bench/), A/B alternated; writes reports/bench/latest.{json,md}. Not part of `make test`.
 bench: build
 	tsx bench/run.ts
+
+## What restify alone costs per request: a bare restify route against bare node:http, same handler.
+bench-floor: build
+	tsx bench/floor.ts
 
 clean:
 	rm -rf dist reports test-results playwright-report node_modules/.install-stamp

@@ -4,7 +4,7 @@
  * Prints a table and writes reports/bench/latest.json + latest.md. It prints figures; it never
  * asserts timings (the machines are shared and noisy).
  *
- * Env: BENCH_DURATION (s per run, default 2.5), BENCH_ROUNDS (4), BENCH_CONNECTIONS (32),
+ * Env: BENCH_DURATION (s per run, default 2), BENCH_ROUNDS (12), BENCH_CONNECTIONS (32),
  * BENCH_WARMUP (s, 1), BENCH_ONLY (comma-separated scenario ids), BENCH_SKIP_EXTRAS=1 (no fsync /
  * redis-benchmark figures), BENCH_PROFILE=1 (both servers run with --cpu-prof into reports/bench/profiles),
  * BENCH_LOG_LEVEL (the server's LOG_LEVEL, default info: as it ships), BENCH_SERVER_SCRIPT (another build
@@ -28,6 +28,7 @@ import {
   startNode,
   startRedis,
 } from './procs.ts';
+import { median, quantile } from './stats.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.join(ROOT, 'reports', 'bench');
@@ -41,8 +42,11 @@ const num = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
-const DURATION = num('BENCH_DURATION', 2.5);
-const ROUNDS = num('BENCH_ROUNDS', 4);
+// Many short rounds rather than a few long ones: one round's ratio moves by about ±0.07 (measured with the
+// baseline against itself) in runs of 2 s as of 3 s, so the median needs rounds, not seconds. autocannon
+// counts requests per whole second and stops at the first whole second past the duration.
+const DURATION = num('BENCH_DURATION', 2);
+const ROUNDS = num('BENCH_ROUNDS', 12);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 32);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -370,18 +374,12 @@ async function runOnce(target: Target, scenario: Scenario, seconds: number): Pro
   };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
-
 interface Summary {
   reqPerSec: number;
   /** Median over rounds of this target's req/s divided by the other's in the same round (adjacent runs). */
   ratio: number;
+  /** Lower and upper quartile of those per-round ratios: how far one round can be trusted. */
+  ratioQuartiles: [number, number];
   p50: number;
   p99: number;
   max: number;
@@ -394,9 +392,11 @@ interface Summary {
 }
 
 function summarise(runs: RunFigures[], others: RunFigures[] = []): Summary {
+  const ratios = runs.map((r, i) => r.reqPerSec / (others[i]?.reqPerSec ?? Number.NaN));
   return {
     reqPerSec: median(runs.map((r) => r.reqPerSec)),
-    ratio: median(runs.map((r, i) => r.reqPerSec / (others[i]?.reqPerSec ?? Number.NaN))),
+    ratio: median(ratios),
+    ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     max: Math.max(...runs.map((r) => r.max)),
@@ -602,15 +602,18 @@ const fmt = (value: number, digits = 0) =>
     ? value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits })
     : '–';
 
+/** Memory over the rounds in a few figures: where it started, where it ended, the most it reached. */
+const rssTrend = (byRound: number[]) => `${byRound[0]}→${byRound.at(-1)}, ${Math.max(...byRound)}`;
+
 function tableRows(rows: Array<{ scenario: Scenario; server: Summary; baseline: Summary }>): string[] {
   const header =
-    '| scenario | server req/s | baseline req/s | ratio | server p50 / p99 / max ms | baseline p50 / p99 / max ms | CPU µs/req (s / b) | errors (s / b) | RSS MiB (s / b) |';
+    '| scenario | server req/s | baseline req/s | ratio (quartiles) | server p50 / p99 / max ms | baseline p50 / p99 / max ms | CPU µs/req (s / b) | errors (s / b) | RSS MiB first→last, peak (s / b) |';
   const lines = [header, '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const { scenario, server, baseline } of rows) {
     lines.push(
-      `| ${scenario.title} | ${fmt(server.reqPerSec)} | ${fmt(baseline.reqPerSec)} | ${fmt(server.ratio, 2)} | ` +
+      `| ${scenario.title} | ${fmt(server.reqPerSec)} | ${fmt(baseline.reqPerSec)} | ${fmt(server.ratio, 2)} (${fmt(server.ratioQuartiles[0], 2)}–${fmt(server.ratioQuartiles[1], 2)}) | ` +
         `${fmt(server.p50)} / ${fmt(server.p99)} / ${fmt(server.max)} | ${fmt(baseline.p50)} / ${fmt(baseline.p99)} / ${fmt(baseline.max)} | ` +
-        `${fmt(server.cpuUsPerReq)} / ${fmt(baseline.cpuUsPerReq)} | ${server.errors} / ${baseline.errors} | ${server.rssByRound.join('→')} / ${baseline.rssByRound.join('→')} |`,
+        `${fmt(server.cpuUsPerReq)} / ${fmt(baseline.cpuUsPerReq)} | ${server.errors} / ${baseline.errors} | ${rssTrend(server.rssByRound)} / ${rssTrend(baseline.rssByRound)} |`,
     );
   }
   return lines;
@@ -709,7 +712,7 @@ async function main(): Promise<void> {
       `Run ${new Date().toISOString()} on ${machine.nproc} cores (${machine.cpu}), Node ${machine.node}, Redis ${machine.redis}, ${machine.platform}.`,
       `Each figure is the median of ${ROUNDS} runs of ${DURATION} s with ${CONNECTIONS} connections, alternating server/baseline; ` +
         `both on their own fresh redis-server (no AOF) with the same seeded data; server LOG_LEVEL=${LOG_LEVEL}. ` +
-        `Ratio = median over rounds of server / baseline req/s in the same round. CPU = server process CPU time per request. RSS is at the end of each run. Sanity: ${same.identical}/${same.total} responses byte-identical.`,
+        `Ratio = median over rounds of server / baseline req/s in the same round (quartiles of the per-round ratios in brackets). CPU = server process CPU time per request. RSS is at the end of each run. Sanity: ${same.identical}/${same.total} responses byte-identical.`,
       '',
       ...tableRows(rows),
     ];
