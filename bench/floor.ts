@@ -47,13 +47,7 @@ async function compare(): Promise<void> {
   const { cpuMs, killAllChildren, startNode } = await import('./procs.ts');
   const { freePort } = await import('../server/test/support/redis.ts');
   const { median } = await import('./stats.ts');
-  const num = (name: string, fallback: number) => {
-    const value = Number(process.env[name] ?? fallback);
-    return Number.isFinite(value) && value > 0 ? value : fallback;
-  };
-  const duration = num('BENCH_DURATION', 2);
-  const rounds = num('BENCH_ROUNDS', 12);
-  const connections = num('BENCH_CONNECTIONS', 32);
+  const { CONNECTIONS: connections, DURATION: duration, ROUNDS: rounds } = await import('./options.ts');
   const self = fileURLToPath(import.meta.url);
   const kinds = ['restify', 'http'] as const;
   const figures = {

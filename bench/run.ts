@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { freePort } from '../server/test/support/redis.ts';
+import { CONNECTIONS, DURATION, ROUNDS } from './options.ts';
 import {
   type BenchRedis,
   cpuMs,
@@ -38,16 +39,6 @@ const SERVER_SCRIPT = path.resolve(
 );
 const BASELINE_SCRIPT = path.join(ROOT, 'bench', 'baseline.ts');
 
-const num = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
-// Many short rounds rather than a few long ones: one round's ratio moves by about ±0.07 (measured with the
-// baseline against itself) in runs of 2 s as of 3 s, so the median needs rounds, not seconds. autocannon
-// counts requests per whole second and stops at the first whole second past the duration.
-const DURATION = num('BENCH_DURATION', 2);
-const ROUNDS = num('BENCH_ROUNDS', 12);
-const CONNECTIONS = num('BENCH_CONNECTIONS', 32);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 const PROFILE = process.env.BENCH_PROFILE === '1';
