@@ -8,7 +8,12 @@
  */
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 import restify from 'restify';
+import { freePort } from '../server/test/support/redis.ts';
+import { CONNECTIONS, DURATION, ROUNDS } from './options.ts';
+import { killAllChildren, startNode, withCpuPerRequest } from './procs.ts';
+import { median } from './stats.ts';
 
 const BODY =
   '<?xml version="1.0" encoding="UTF-8"?><user><id>1</id><name>Mahesh</name><profession>Teacher</profession></user>';
@@ -43,29 +48,28 @@ function serve(kind: string, port: number): void {
 }
 
 async function compare(): Promise<void> {
-  const { default: autocannon } = await import('autocannon');
-  const { cpuMs, killAllChildren, startNode } = await import('./procs.ts');
-  const { freePort } = await import('../server/test/support/redis.ts');
-  const { median } = await import('./stats.ts');
-  const { CONNECTIONS: connections, DURATION: duration, ROUNDS: rounds } = await import('./options.ts');
   const self = fileURLToPath(import.meta.url);
   const kinds = ['restify', 'http'] as const;
-  const figures = {
-    restify: [] as Array<{ rps: number; us: number }>,
-    http: [] as Array<{ rps: number; us: number }>,
+  const figures: Record<(typeof kinds)[number], Array<{ rps: number; us: number }>> = {
+    restify: [],
+    http: [],
   };
   try {
     const nodes = {
       restify: await startNode('restify', self, await freePort(), { FLOOR_SERVE: 'restify' }),
       http: await startNode('http', self, await freePort(), { FLOOR_SERVE: 'http' }),
     };
-    for (let round = -1; round < rounds; round++) {
+    for (let round = -1; round < ROUNDS; round++) {
       for (const kind of kinds) {
         const node = nodes[kind];
-        const cpuBefore = cpuMs(node.pid);
-        const result = await autocannon({ url: `${node.url}/UserService/users/1`, connections, duration });
-        const us = ((cpuMs(node.pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
-        if (round >= 0) figures[kind].push({ rps: result.requests.average, us }); // round -1 warms up
+        const { result, cpuUsPerReq } = await withCpuPerRequest(node.pid, () =>
+          autocannon({
+            url: `${node.url}/UserService/users/1`,
+            connections: CONNECTIONS,
+            duration: DURATION,
+          }),
+        );
+        if (round >= 0) figures[kind].push({ rps: result.requests.average, us: cpuUsPerReq }); // round -1 warms up
       }
     }
     for (const kind of kinds) await nodes[kind].stop();
@@ -81,7 +85,7 @@ async function compare(): Promise<void> {
     );
   }
   console.log(
-    `restify / node:http req/s: ${ratio.toFixed(2)} (median of ${rounds} rounds of ${duration} s, ${connections} connections)`,
+    `restify / node:http req/s: ${ratio.toFixed(2)} (median of ${ROUNDS} rounds of ${DURATION} s, ${CONNECTIONS} connections)`,
   );
 }
 

@@ -141,6 +141,16 @@ export function cpuMs(pid: number): number {
   }
 }
 
+/** Runs `load` against the process `pid` and adds the CPU time that process spent per request, in µs. */
+export async function withCpuPerRequest<R extends { requests: { total: number } }>(
+  pid: number,
+  load: () => Promise<R>,
+): Promise<{ result: R; cpuUsPerReq: number }> {
+  const before = cpuMs(pid);
+  const result = await load();
+  return { result, cpuUsPerReq: ((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests.total) };
+}
+
 async function stopChild(proc: ChildProcess): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = once(proc, 'exit');

@@ -22,12 +22,12 @@ import { freePort } from '../server/test/support/redis.ts';
 import { CONNECTIONS, DURATION, ROUNDS } from './options.ts';
 import {
   type BenchRedis,
-  cpuMs,
   killAllChildren,
   type NodeServer,
   rssMiB,
   startNode,
   startRedis,
+  withCpuPerRequest,
 } from './procs.ts';
 import { median, quantile } from './stats.ts';
 
@@ -348,11 +348,11 @@ async function seed(target: Target, scenario: Scenario): Promise<void> {
 async function runOnce(target: Target, scenario: Scenario, seconds: number): Promise<RunFigures> {
   await seed(target, scenario);
   skipBodies = scenario.id === 'head-list';
-  const cpuBefore = cpuMs(target.node.pid);
-  const result = await cannon(target.node.url, scenario.requests(), seconds).finally(() => {
-    skipBodies = false;
-  });
-  const cpu = cpuMs(target.node.pid) - cpuBefore;
+  const { result, cpuUsPerReq } = await withCpuPerRequest(target.node.pid, () =>
+    cannon(target.node.url, scenario.requests(), seconds).finally(() => {
+      skipBodies = false;
+    }),
+  );
   return {
     reqPerSec: result.requests.average,
     p50: result.latency.p50,
@@ -361,7 +361,7 @@ async function runOnce(target: Target, scenario: Scenario, seconds: number): Pro
     errors: result.errors + result.timeouts + result.non2xx,
     requests: result.requests.total,
     rssMiB: rssMiB(target.node.pid),
-    cpuUsPerReq: (cpu * 1000) / Math.max(1, result.requests.total),
+    cpuUsPerReq,
   };
 }
 
