@@ -95,19 +95,22 @@ async function startOn(template: string, port: number, dataDir: string): Promise
         throw new Error(
           `the command exited (${child.exitCode ?? child.signalCode}) before answering: ${command}\n${launched.output()}`,
         );
-      try {
-        await probe(url);
-        const owner = listenerInGroup(port, launched.pgid);
-        if (owner === 'no')
+      const answered = await probe(url).then(
+        () => true,
+        (err: Error) => {
+          lastError = err.message;
+          return false;
+        },
+      );
+      if (answered) {
+        const found = listenerOwner(port, launched.pgid);
+        if (found.owner === 'no')
           throw new Error(
-            `port ${port} is answered by a process outside the started command's process group: ${command}`,
+            `port ${port} is answered by process ${found.holder}, which is not of the started command's process group: ${command}`,
           );
-        if (owner === 'unknown' && !groupAlive(launched))
+        if (found.owner === 'unknown' && !groupAlive(launched))
           throw new Error(`the command ended, yet port ${port} answers: not the started process (${command})`);
         return launched;
-      } catch (err) {
-        if ((err as Error).message.includes(`port ${port}`)) throw err;
-        lastError = (err as Error).message;
       }
       if (Date.now() > deadline)
         throw new Error(
