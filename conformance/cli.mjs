@@ -40,7 +40,11 @@ function splitArgs(text) {
 }
 
 const env = { ...process.env, CONFORMANCE_CWD: process.cwd() };
-for (const name of ['CONFORMANCE_RESOLVED_URL', 'CONFORMANCE_RESOLVED_MODE', 'CONFORMANCE_RESOLVED_DESCRIPTION'])
+for (const name of [
+  'CONFORMANCE_RESOLVED_URL',
+  'CONFORMANCE_RESOLVED_MODE',
+  'CONFORMANCE_RESOLVED_DESCRIPTION',
+])
   delete env[name];
 const passThrough = [];
 const argv = [...splitArgs(process.env.CONFORMANCE_ARGS ?? ''), ...process.argv.slice(2)];

@@ -658,8 +658,7 @@ export const UNCHECKED: Readonly<Record<string, string>> = {
   'AUTH-1':
     'nothing to check: the suite sends no credentials, so every rule would fail on a service that required some',
   'EVT-1': 'nothing is specified that a client could observe',
-  'VER-1':
-    'every rule addresses the unversioned paths; there is no versioned alternative to tell apart',
+  'VER-1': 'every rule addresses the unversioned paths; there is no versioned alternative to tell apart',
 };
 
 export const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((rule) => [rule.id, rule]));

@@ -99,7 +99,7 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-const describe = (members: ProcInfo[]) => members.map((m) => `${m.pid} (${m.name})`).join(', ');
+const listed = (members: ProcInfo[]) => members.map((m) => `${m.pid} (${m.name})`).join(', ');
 
 /** Polls until the group is empty and the port refuses; returns what was still there at the deadline. */
 async function waitGone(pgid: number, port: number, timeoutMs: number): Promise<string | undefined> {
@@ -110,7 +110,7 @@ async function waitGone(pgid: number, port: number, timeoutMs: number): Promise<
     if (members.length === 0 && !accepting) return undefined;
     if (Date.now() >= deadline) {
       const parts = [];
-      if (members.length) parts.push(`processes still running: ${describe(members)}`);
+      if (members.length) parts.push(`processes still running: ${listed(members)}`);
       if (await portAccepting(port)) parts.push(`port ${port} still accepts connections`);
       return parts.join('; ') || 'not gone';
     }
@@ -186,7 +186,10 @@ function holdsSocket(pid: number, inodes: Set<string>): boolean {
  * 'unknown' where /proc does not say (another OS, a listener we may not inspect, such as the proxy of a
  * container runtime).
  */
-export function listenerOwner(port: number, pgid: number): { owner: 'yes' | 'unknown' } | { owner: 'no'; holder: string } {
+export function listenerOwner(
+  port: number,
+  pgid: number,
+): { owner: 'yes' | 'unknown' } | { owner: 'no'; holder: string } {
   if (!HAS_PROC) return { owner: 'unknown' };
   const inodes = listeningInodes(port);
   if (inodes.size === 0) return { owner: 'unknown' };
@@ -206,11 +209,15 @@ export function listenerOwner(port: number, pgid: number): { owner: 'yes' | 'unk
 export function probe(baseUrl: string, timeoutMs = 2000): Promise<void> {
   return new Promise((resolve, reject) => {
     const url = new URL(`${baseUrl.replace(/\/$/, '')}/conformance-readiness-probe`);
-    const req = http.get(url, { agent: false, timeout: timeoutMs, headers: { Connection: 'close' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve());
-      res.on('error', reject);
-    });
+    const req = http.get(
+      url,
+      { agent: false, timeout: timeoutMs, headers: { Connection: 'close' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', reject);
   });

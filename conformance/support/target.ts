@@ -63,7 +63,8 @@ export async function waitUntilAnswering(baseUrl: string, timeoutMs = START_TIME
     } catch (err) {
       lastError = (err as Error).message;
     }
-    if (Date.now() > deadline) throw new Error(`${baseUrl} did not answer within ${timeoutMs} ms (${lastError})`);
+    if (Date.now() > deadline)
+      throw new Error(`${baseUrl} did not answer within ${timeoutMs} ms (${lastError})`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -109,7 +110,9 @@ async function startOn(template: string, port: number, dataDir: string): Promise
             `port ${port} is answered by process ${found.holder}, which is not of the started command's process group: ${command}`,
           );
         if (found.owner === 'unknown' && !groupAlive(launched))
-          throw new Error(`the command ended, yet port ${port} answers: not the started process (${command})`);
+          throw new Error(
+            `the command ended, yet port ${port} answers: not the started process (${command})`,
+          );
         return launched;
       }
       if (Date.now() > deadline)

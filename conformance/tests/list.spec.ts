@@ -42,11 +42,16 @@ test(
     ctx.observe(
       `wrapper element <${doc.root.name}>; ${users.length} users; ${ascending ? 'ascending id order' : 'not in ascending id order'}`,
     );
-    const a = await givenUser(ctx, ctx.api, { ...newUser(), id: 1_999_999_999 - Math.floor(Math.random() * 1000) });
+    const a = await givenUser(ctx, ctx.api, {
+      ...newUser(),
+      id: 1_999_999_999 - Math.floor(Math.random() * 1000),
+    });
     const b = await givenUser(ctx, ctx.api, { ...newUser(), id: a.id - 1000 });
     const listed = (await ctx.api.listUsers()).users.map((u) => u.id);
     const order = listed.findIndex((id) => sameId(id, a.id)) < listed.findIndex((id) => sameId(id, b.id));
-    ctx.observe(`a user created after one with a higher id is listed ${order ? 'after it (creation order)' : 'before it'}`);
+    ctx.observe(
+      `a user created after one with a higher id is listed ${order ? 'after it (creation order)' : 'before it'}`,
+    );
   }),
 );
 

@@ -101,7 +101,13 @@ export function coverage(specText: string, rules: readonly Rule[] = RULES): Cove
       `| [${s.id}](SPEC.md#${s.id}) | ${cell(s.heading)} | ${found.map((r) => `${r.id} (${r.level})`).join(', ')} | ${cell(found.length ? '' : (UNCHECKED[s.id] ?? ''))} |`,
     );
   }
-  out.push('', '## Rules and the statements they check', '', '| Rule | Level | Statements | Check |', '|---|---|---|---|');
+  out.push(
+    '',
+    '## Rules and the statements they check',
+    '',
+    '| Rule | Level | Statements | Check |',
+    '|---|---|---|---|',
+  );
   for (const r of rules)
     out.push(
       `| ${r.id} | ${r.level} | ${r.statements.map((id) => `[${id}](SPEC.md#${id})`).join(', ')} | ${cell(r.title)} |`,
@@ -133,8 +139,11 @@ function main(): void {
   }
   fs.writeFileSync(specFile, result.spec);
   fs.writeFileSync(outFile, result.table);
-  console.log(`coverage: wrote ${path.relative(process.cwd(), specFile)} and ${path.relative(process.cwd(), outFile)}`);
+  console.log(
+    `coverage: wrote ${path.relative(process.cwd(), specFile)} and ${path.relative(process.cwd(), outFile)}`,
+  );
   process.exit(result.problems.length ? 1 : 0);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) main();
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname))
+  main();
