@@ -18,7 +18,7 @@ Target (one or both):
 Options:
   --report DIR       where the reports go (default reports/conformance)
   --grep PATTERN     only the rules whose title matches (USR-PUT, @MUST, ...)
-  --spec-url URL     where the spec lives, to link statement ids in summary.md (e.g. .../docs/SPEC.md)
+  --spec-url URL     where the spec lives, to link statement ids in summary.md (e.g. https://host/repo/docs/SPEC.md)
   -h, --help         this text
 Any other option goes to \`playwright test\` (--workers 1, --list, --reporter, ...).
 

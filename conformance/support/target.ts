@@ -27,6 +27,22 @@ const START_TIMEOUT_MS = Number(process.env.CONFORMANCE_START_TIMEOUT_MS || 30_0
 /** How long a stopped implementation may take to end before it gets SIGKILL. */
 const STOP_TIMEOUT_MS = Number(process.env.CONFORMANCE_STOP_TIMEOUT_MS || 10_000);
 
+/** A start that never answered: trying again on another port would only double the wait. */
+class NoAnswer extends Error {}
+
+/**
+ * Groups started by this process and not stopped yet. Should a worker end without its cleanups (a rule
+ * that timed out, a crash), they are killed with it rather than left running detached.
+ */
+const running = new Set<number>();
+process.once('exit', () => {
+  for (const pgid of running) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {}
+  }
+});
+
 /** Receives what a rule should report about its instance (a stop that needed SIGKILL). */
 export type Warn = (text: string) => void;
 
@@ -83,6 +99,7 @@ async function startOn(template: string, port: number, dataDir: string): Promise
     throw new Error(`port ${port} accepts connections before the start: another process holds it`);
   const command = template.replaceAll('{port}', String(port)).replaceAll('{data}', dataDir);
   const launched = launch(command, { PORT: String(port), DATA_DIR: dataDir }, commandCwd());
+  running.add(launched.pgid);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + START_TIMEOUT_MS;
   let lastError = '';
@@ -116,15 +133,21 @@ async function startOn(template: string, port: number, dataDir: string): Promise
         return launched;
       }
       if (Date.now() > deadline)
-        throw new Error(
+        throw new NoAnswer(
           `\`${command}\` did not answer on ${url} within ${START_TIMEOUT_MS} ms (${lastError})\n${launched.output()}`,
         );
       await new Promise((r) => setTimeout(r, 100));
     }
   } catch (err) {
-    await stopGroup(launched, port, STOP_TIMEOUT_MS).catch(() => undefined);
+    await stop(launched, port).catch(() => undefined);
     throw err;
   }
+}
+
+async function stop(launched: Launched, port: number): Promise<string | undefined> {
+  const { forced } = await stopGroup(launched, port, STOP_TIMEOUT_MS);
+  running.delete(launched.pgid);
+  return forced;
 }
 
 const groupAlive = (launched: Launched) => groupMembers(launched.pgid).length > 0;
@@ -145,7 +168,7 @@ export async function startCommandInstance(template: string, warn: Warn = () => 
       break;
     } catch (err) {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (attempt >= 2) throw err;
+      if (attempt >= 2 || err instanceof NoAnswer) throw err;
       fs.mkdirSync(dataDir); // empty again: the next attempt is a fresh instance too
     }
   }
@@ -153,7 +176,7 @@ export async function startCommandInstance(template: string, warn: Warn = () => 
     const launched = current;
     current = undefined;
     if (!launched) return;
-    const { forced } = await stopGroup(launched, port, STOP_TIMEOUT_MS);
+    const forced = await stop(launched, port);
     if (forced) warn(forced);
   };
   return {

@@ -4,7 +4,7 @@
  * rewrites the generated *checked by* part of every statement from the catalogue, and writes the
  * coverage table (every statement, its rules, or why it has none).
  *
- *   node tools/coverage.ts --spec ../docs/SPEC.md --out ../docs/coverage.md [--check]
+ *   node tools/coverage.ts --spec path/to/SPEC.md --out path/to/coverage.md [--check]
  *
  * --check writes nothing: it exits 1 when either file is not what the catalogue gives, or when a
  * statement has neither a rule nor a reason, a rule cites an unknown anchor, or a reason is stale.
