@@ -13,9 +13,9 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server typecheck lint conformance conformance-selftest test-reliability bench bench-floor clean
+.PHONY: install build run dev test test-server typecheck lint conformance conformance-selftest coverage test-reliability bench bench-floor clean
 
-node_modules/.install-stamp: package.json package-lock.json
+node_modules/.install-stamp: package.json package-lock.json conformance/package.json
 	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
@@ -64,16 +64,31 @@ test: install
 	node scripts/tally.mjs typecheck lint server conformance-selftest conformance || status=1; \
 	exit $$status
 
-## The conformance suite (Playwright API tests) against the reference server on its own Redis, or against
+## The conformance suite (conformance/, a package of its own; see conformance/README.md) against this
+## repository's reference server: its CLI starts each instance with scripts/reference-instance.ts (a test
+## Redis keeping its data in {data}/redis, then the built server), so a restart restarts both. Or against
 ## CONFORMANCE_BASE_URL (a running implementation) and/or CONFORMANCE_START_COMMAND (with {port} and {data}).
-## Reports in reports/conformance/ (summary.md, summary.json, junit.xml, html/). Extra Playwright options:
+## Reports in reports/conformance/ (summary.md, summary.json, junit.xml, html/). Extra options:
 ## CONFORMANCE_ARGS='--grep @MUST'. Fails only when a MUST rule fails or the target never answers.
-conformance: build
-	playwright test -c conformance/playwright.config.ts $(CONFORMANCE_ARGS)
+REFERENCE_INSTANCE := exec node --import tsx scripts/reference-instance.ts --port {port} --data {data}
 
-## The suite's self-test: an independent implementation, correct and with one defect at a time.
+conformance: build
+	if [ -z "$${CONFORMANCE_BASE_URL:-}" ] && [ -z "$${CONFORMANCE_START_COMMAND:-}" ]; then \
+	  export CONFORMANCE_START_COMMAND='$(REFERENCE_INSTANCE)'; fi; \
+	export CONFORMANCE_REPORT_DIR="$${CONFORMANCE_REPORT_DIR:-reports/conformance}"; \
+	export CONFORMANCE_SPEC_URL="$${CONFORMANCE_SPEC_URL:-$$(node -p "require('node:path').relative(process.argv[1], 'docs/SPEC.md')" "$$CONFORMANCE_REPORT_DIR")}"; \
+	CONFORMANCE_COUNTS_FILE=$(COUNTS)/conformance.json node conformance/cli.mjs
+
+## The suite's self-test: an independent implementation, correct and with one defect at a time; the
+## restarts and stops; the coverage of docs/SPEC.md (regenerate it with `make coverage`).
 conformance-selftest: install
-	MOCHA_SUITE_NAME=conformance-selftest mocha --config conformance/selftest/.mocharc.json
+	cd conformance && MOCHA_SUITE_NAME=conformance-selftest COUNTS_DIR=$(CURDIR)/$(COUNTS) \
+	  CONFORMANCE_SPEC_FILE=$(CURDIR)/docs/SPEC.md CONFORMANCE_COVERAGE_FILE=$(CURDIR)/docs/coverage.md \
+	  mocha --config selftest/.mocharc.json --reporter $(CURDIR)/scripts/mocha-reporter.cjs
+
+## Regenerates the *checked by* parts of docs/SPEC.md and the table docs/coverage.md from the rule catalogue.
+coverage: install
+	node conformance/tools/coverage.ts --spec docs/SPEC.md --out docs/coverage.md
 
 ## Faults with real processes and signals (kill -9 of the embedded redis-server and of the server, an external
 ## Redis stopped and started, SIGTERM), the hostile corpus, fast-check fuzz, a mixed load of LOAD_SECONDS (60)

@@ -1,18 +1,21 @@
 /**
- * The conformance suite: Playwright API tests (no browser) against any implementation of SPEC.md.
- * Target: CONFORMANCE_BASE_URL, CONFORMANCE_START_COMMAND, or the reference server (support/target.ts).
- * Reports: list output, JUnit XML and HTML in reports/conformance/, plus summary.json / summary.md.
+ * The conformance suite: Playwright API tests (no browser) against any implementation of the spec.
+ * Run it through the CLI (cli.mjs), which turns its options into the environment read here and in
+ * support/target.ts: CONFORMANCE_BASE_URL, CONFORMANCE_START_COMMAND, CONFORMANCE_REPORT_DIR, ...
+ * Reports: list output, JUnit XML and HTML in the report folder, plus summary.json / summary.md.
  */
 import path from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { REPO_ROOT } from './support/target.ts';
 
-const reportDir = path.resolve(REPO_ROOT, process.env.CONFORMANCE_REPORT_DIR || 'reports/conformance');
-const countsFile =
-  process.env.CONFORMANCE_COUNTS_FILE ?? path.join(REPO_ROOT, 'reports/counts/conformance.json');
+// Relative paths are the caller's, not this package's.
+const callerDir = process.env.CONFORMANCE_CWD || process.cwd();
+const reportDir = path.resolve(callerDir, process.env.CONFORMANCE_REPORT_DIR || 'reports/conformance');
+const countsFile = process.env.CONFORMANCE_COUNTS_FILE
+  ? path.resolve(callerDir, process.env.CONFORMANCE_COUNTS_FILE)
+  : undefined;
 const summary: ReporterDescription = [
   './reporter.ts',
-  { outputDir: reportDir, countsFile: countsFile || undefined },
+  { outputDir: reportDir, countsFile, specUrl: process.env.CONFORMANCE_SPEC_URL || undefined },
 ];
 // CONFORMANCE_REPORTERS=summary: only the dot line and the summary (used by the self-test).
 const reporters: ReporterDescription[] =

@@ -1,9 +1,9 @@
 /**
  * Turns the run into the conformance verdict: one entry per catalogue rule (passed, failed or skipped,
- * with the reason), written as reports/conformance/summary.json and rendered to summary.md, plus the
- * counts file for CI (reports/counts/conformance.json). A failed SHOULD is a warning: the run's status
- * is overridden to "passed" unless a MUST rule failed or the target never answered. Prints the last
- * line of the run: `N passed, N failed`.
+ * with the reason, and the spec statements it checks), written as summary.json and rendered to
+ * summary.md in the report folder, plus an optional counts file for a CI tally. A failed SHOULD is a
+ * warning, and so is a stop that needed SIGKILL: the run's status is overridden to "passed" unless a
+ * MUST rule failed or the target never answered. Prints the last line of the run: `N passed, N failed`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,9 +18,13 @@ export interface RuleOutcome {
   section: string;
   title: string;
   spec: string;
+  /** Anchors of docs/SPEC.md the rule checks. */
+  statements: readonly string[];
   status: RuleStatus;
   reason?: string;
   observations?: string[];
+  /** What went wrong around the rule without failing it: a stop of its instance that needed SIGKILL. */
+  warnings?: string[];
 }
 
 export interface Summary {
@@ -28,7 +32,10 @@ export interface Summary {
   /** `incomplete`: no MUST rule failed, but some were skipped (not checked). */
   verdict: 'conforms' | 'incomplete' | 'does not conform';
   generatedAt: string;
+  /** warnings: failed SHOULD rules plus rules with a warning (a forced stop). */
   counts: { passed: number; failed: number; skipped: number; warnings: number };
+  /** Where statement anchors link to (from --spec-url), if given. */
+  specUrl?: string;
   errors: string[];
   rules: RuleOutcome[];
 }
@@ -36,6 +43,7 @@ export interface Summary {
 interface Options {
   outputDir?: string;
   countsFile?: string;
+  specUrl?: string;
 }
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
@@ -56,10 +64,12 @@ export default class ConformanceReporter implements Reporter {
   private lastLine = '';
   private readonly outputDir: string;
   private readonly countsFile: string | undefined;
+  private readonly specUrl: string | undefined;
 
   constructor(options: Options = {}) {
     this.outputDir = path.resolve(options.outputDir ?? 'reports/conformance');
     this.countsFile = options.countsFile ? path.resolve(options.countsFile) : undefined;
+    this.specUrl = options.specUrl;
   }
 
   printsToStdio(): boolean {
@@ -86,6 +96,7 @@ export default class ConformanceReporter implements Reporter {
       section: rule.section,
       title: rule.title,
       spec: rule.spec,
+      statements: rule.statements,
     };
     const entry = this.results.get(rule.id);
     if (!entry) {
@@ -99,7 +110,13 @@ export default class ConformanceReporter implements Reporter {
     const observations = [
       ...new Set(annotations.filter((a) => a.type === 'observation').map((a) => a.description ?? '')),
     ];
-    const withObs = observations.length ? { observations } : {};
+    const warnings = [
+      ...new Set(annotations.filter((a) => a.type === 'warning').map((a) => a.description ?? '')),
+    ];
+    const withObs = {
+      ...(observations.length ? { observations } : {}),
+      ...(warnings.length ? { warnings } : {}),
+    };
     if (result.status === 'skipped') {
       const reason = annotations.find((a) => a.type === 'skip')?.description || 'skipped';
       return { ...base, status: 'skipped', reason, ...withObs };
@@ -109,7 +126,12 @@ export default class ConformanceReporter implements Reporter {
     const reason =
       result.status === 'timedOut' ? `timed out: ${firstLines(message, 3)}` : firstLines(message);
     if (rule.level === 'INFO')
-      return { ...base, status: 'passed', observations: [...observations, `could not observe: ${reason}`] };
+      return {
+        ...base,
+        ...withObs,
+        status: 'passed',
+        observations: [...observations, `could not observe: ${reason}`],
+      };
     return { ...base, status: 'failed', reason, ...withObs };
   }
 
@@ -122,7 +144,8 @@ export default class ConformanceReporter implements Reporter {
       passed: rules.filter((r) => r.status === 'passed').length,
       failed: mustFailed,
       skipped: rules.filter((r) => r.status === 'skipped').length,
-      warnings: rules.filter((r) => r.status === 'failed' && r.level === 'SHOULD').length,
+      warnings: rules.filter((r) => (r.status === 'failed' && r.level === 'SHOULD') || r.warnings?.length)
+        .length,
     };
     const broken = this.errors.length > 0 || result.status === 'interrupted' || result.status === 'timedout';
     const summary: Summary = {
@@ -133,6 +156,7 @@ export default class ConformanceReporter implements Reporter {
       verdict: mustFailed > 0 || broken ? 'does not conform' : mustSkipped > 0 ? 'incomplete' : 'conforms',
       generatedAt: new Date().toISOString(),
       counts,
+      ...(this.specUrl ? { specUrl: this.specUrl } : {}),
       errors: this.errors,
       rules,
     };
@@ -153,11 +177,11 @@ export default class ConformanceReporter implements Reporter {
       );
     }
     const notes = [
-      counts.warnings ? `${counts.warnings} SHOULD warning(s)` : '',
+      counts.warnings ? `${counts.warnings} warning(s)` : '',
       counts.skipped ? `${counts.skipped} skipped` : '',
       broken ? `run error: ${this.errors[0]?.split('\n')[0] ?? result.status}` : '',
     ].filter(Boolean);
-    this.lastLine = `${notes.length ? `conformance: ${summary.verdict} (${notes.join(', ')}); report in ${path.relative(process.cwd(), this.outputDir) || '.'}/summary.md\n` : `conformance: ${summary.verdict}; report in ${path.relative(process.cwd(), this.outputDir) || '.'}/summary.md\n`}${counts.passed} passed, ${failedForCi} failed`;
+    this.lastLine = `${notes.length ? `conformance: ${summary.verdict} (${notes.join(', ')}); report in ${path.relative(process.env.CONFORMANCE_CWD || process.cwd(), this.outputDir) || '.'}/summary.md\n` : `conformance: ${summary.verdict}; report in ${path.relative(process.env.CONFORMANCE_CWD || process.cwd(), this.outputDir) || '.'}/summary.md\n`}${counts.passed} passed, ${failedForCi} failed`;
     return { status: failedForCi > 0 ? 'failed' : result.status === 'failed' ? 'passed' : result.status };
   }
 
@@ -193,14 +217,18 @@ export function renderMarkdown(summary: Summary): string {
     `- Generated: ${summary.generatedAt}`,
     `- Verdict: **${summary.verdict}** (${VERDICT[summary.verdict]})`,
     '',
-    '| passed | failed (MUST) | warnings (SHOULD) | skipped |',
+    '| passed | failed (MUST) | warnings | skipped |',
     '|---|---|---|---|',
     `| ${counts.passed} | ${counts.failed} | ${counts.warnings} | ${counts.skipped} |`,
     '',
-    'Levels: MUST = stated by SPEC.md, a failure fails the run; SHOULD = HTTP practice the spec implies, a failure is a warning;',
+    'Levels: MUST = stated by the spec, a failure fails the run; SHOULD = HTTP practice the spec implies, a failure is a warning;',
     'INFO = left open by the spec, recorded and never failed. Skipped rules were not checked (see the reason): they are not passes.',
+    summary.specUrl
+      ? `Spec: the statements each rule checks link to [the spec](${summary.specUrl}).`
+      : 'Spec: the Spec column names the anchors of the statements each rule checks in docs/SPEC.md of the user-service repository (--spec-url links them).',
     '',
   ];
+  const statement = (id: string) => (summary.specUrl ? `[${id}](${summary.specUrl}#${id})` : id);
   if (summary.errors.length) out.push('## Run errors', '', ...summary.errors.map((e) => `- ${cell(e)}`), '');
   for (const section of SECTIONS) {
     const rules = summary.rules.filter((r) => r.section === section);
@@ -208,8 +236,8 @@ export function renderMarkdown(summary: Summary): string {
     out.push(
       `## ${section}`,
       '',
-      '| Rule | Level | Status | Check | Reason / observation |',
-      '|---|---|---|---|---|',
+      '| Rule | Level | Status | Check | Spec | Reason / observation |',
+      '|---|---|---|---|---|---|',
     );
     for (const r of rules) {
       const status =
@@ -218,8 +246,11 @@ export function renderMarkdown(summary: Summary): string {
           : r.status === 'failed' && r.level === 'SHOULD'
             ? 'warning'
             : r.status;
-      const note = [r.reason, ...(r.observations ?? [])].filter(Boolean).join('\n');
-      out.push(`| ${r.id} | ${r.level} | ${ICON[status]} | ${cell(r.title)} | ${cell(note)} |`);
+      const note = [r.reason, ...(r.observations ?? []), ...(r.warnings ?? []).map((w) => `⚠️ ${w}`)]
+        .filter(Boolean)
+        .join('\n');
+      const spec = (r.statements ?? []).map(statement).join(', ');
+      out.push(`| ${r.id} | ${r.level} | ${ICON[status]} | ${cell(r.title)} | ${spec} | ${cell(note)} |`);
     }
     out.push('');
   }

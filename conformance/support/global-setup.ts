@@ -2,13 +2,12 @@
  * Resolves the target once for the whole run (see target.ts) and hands it to the workers through the
  * environment. Returns the teardown that stops what it started.
  */
-import { type Instance, startCommandInstance, startReferenceInstance, waitUntilAnswering } from './target.ts';
+import { type Instance, startCommandInstance, waitUntilAnswering } from './target.ts';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const url = process.env.CONFORMANCE_BASE_URL;
   const command = process.env.CONFORMANCE_START_COMMAND;
   let instance: Instance | undefined;
-  let mode: string;
   let description: string;
   if (url) {
     try {
@@ -16,19 +15,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     } catch (err) {
       throw new Error(`the target never answered: ${(err as Error).message}`);
     }
-    mode = 'url';
     description = command ? `${url} (fresh instances: ${command})` : url;
   } else if (command) {
-    instance = await startCommandInstance(command);
-    mode = 'command';
+    // The shared instance is stopped after the last rule: nobody to report a forced stop to but the log.
+    instance = await startCommandInstance(command, (text) => console.error(`conformance: ${text}`));
     description = `command: ${command}`;
   } else {
-    instance = await startReferenceInstance();
-    mode = 'reference';
-    description = 'reference server (this repository) on its own Redis';
+    throw new Error('no target: give a base URL (--base-url) or a start command (--start)');
   }
   process.env.CONFORMANCE_RESOLVED_URL = url ?? instance?.url;
-  process.env.CONFORMANCE_RESOLVED_MODE = mode;
+  process.env.CONFORMANCE_RESOLVED_MODE = url ? 'url' : 'command';
   process.env.CONFORMANCE_RESOLVED_DESCRIPTION = description;
   return async () => {
     await instance?.stop();

@@ -4,7 +4,8 @@
  * a client for the target, a way to get a fresh instance, cleanups, and `observe()` for INFO rules.
  *
  * INFO rules never fail: whatever happens, the test passes and records an observation. SHOULD rules
- * fail like any test; the reporter counts them as warnings and keeps the run green.
+ * fail like any test; the reporter counts them as warnings and keeps the run green. A `warning`
+ * annotation (a stop of the rule's instance that needed SIGKILL) is reported as a warning too.
  */
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
 import { ruleById } from '../rules.ts';
@@ -40,7 +41,13 @@ export function rule(
   const def = ruleById(id);
   return [
     `${id} [${def.level}] ${def.title}`,
-    { tag: [`@${def.level}`], annotation: [{ type: 'rule', description: id }] },
+    {
+      tag: [`@${def.level}`],
+      annotation: [
+        { type: 'rule', description: id },
+        ...def.statements.map((anchor) => ({ type: 'statement', description: anchor })),
+      ],
+    },
     async ({ request }, testInfo) => {
       const target = resolvedTarget();
       const cleanups: Array<() => Promise<unknown>> = [];
@@ -53,7 +60,10 @@ export function rule(
         api: new Api(request, target.baseUrl),
         async fresh() {
           if (target.noFreshReason) skip(target.noFreshReason);
-          const instance = await startFreshInstance();
+          // A stop that needed SIGKILL is reported on the rule that asked for the instance.
+          const instance = await startFreshInstance((text) =>
+            testInfo.annotations.push({ type: 'warning', description: text }),
+          );
           cleanups.push(() => instance.stop());
           return {
             api: new Api(request, instance.url),

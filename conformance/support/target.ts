@@ -1,56 +1,75 @@
 /**
  * Where the suite sends its requests, and how it gets fresh instances.
  *
- * - CONFORMANCE_BASE_URL: a running implementation (its {base_url}). Nothing is started.
- * - CONFORMANCE_START_COMMAND: a shell command with {port} and {data} placeholders. The suite starts
- *   instances itself (a free port, a fresh data folder), waits until they answer, stops them with
- *   SIGTERM. Used for the shared target when no URL is given, and for every fresh or restarted instance.
- * - Neither: the reference server of this repository on its own Redis (testcontainers where a container
- *   runtime answers, else a local redis-server on a free port).
+ * - CONFORMANCE_BASE_URL (--base-url): a running implementation (its {base_url}). Nothing is started.
+ * - CONFORMANCE_START_COMMAND (--start): a shell command with {port} and {data} placeholders, run from
+ *   the caller's working directory. The suite starts instances itself (a free port, a fresh data
+ *   folder), waits until they answer, stops them (support/process.ts). Used for the shared target when
+ *   no URL is given, and for every fresh or restarted instance.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  groupMembers,
+  type Launched,
+  launch,
+  listenerOwner,
+  portAccepting,
+  probe,
+  stopGroup,
+} from './process.ts';
 
-export type Mode = 'reference' | 'command' | 'url';
+export type Mode = 'command' | 'url';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const START_TIMEOUT_MS = Number(process.env.CONFORMANCE_START_TIMEOUT_MS || 30_000);
+/** How long a stopped implementation may take to end before it gets SIGKILL. */
+const STOP_TIMEOUT_MS = Number(process.env.CONFORMANCE_STOP_TIMEOUT_MS || 10_000);
+
+/** A start that never answered: trying again on another port would only double the wait. */
+class NoAnswer extends Error {}
+
+/**
+ * Groups started by this process and not stopped yet. Should a worker end without its cleanups (a rule
+ * that timed out, a crash), they are killed with it rather than left running detached.
+ */
+const running = new Set<number>();
+process.once('exit', () => {
+  for (const pgid of running) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {}
+  }
+});
+
+/** Receives what a rule should report about its instance (a stop that needed SIGKILL). */
+export type Warn = (text: string) => void;
 
 export interface Instance {
   url: string;
-  /** Stops the process (SIGTERM) and starts it again on the same port with the same data. */
+  /** Stops every process of the instance and starts it again on the same port with the same data. */
   restart(): Promise<void>;
-  /** Stops the process and removes what was created for it. */
+  /** Stops every process of the instance and removes its data folder. */
   stop(): Promise<void>;
 }
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
 }
 
 /** Resolves once the base URL answers any HTTP response (on a path that touches no collection). */
-export async function waitUntilAnswering(
-  baseUrl: string,
-  timeoutMs = START_TIMEOUT_MS,
-  exited?: () => string | undefined,
-): Promise<void> {
+export async function waitUntilAnswering(baseUrl: string, timeoutMs = START_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError = '';
   for (;;) {
-    const gone = exited?.();
-    if (gone) throw new Error(gone);
     try {
       const res = await fetch(`${baseUrl.replace(/\/$/, '')}/conformance-readiness-probe`, {
         signal: AbortSignal.timeout(2000),
@@ -66,121 +85,114 @@ export async function waitUntilAnswering(
   }
 }
 
-interface Spawned {
-  child: ChildProcess;
-  output: () => string;
-  exitMessage: () => string | undefined;
-}
-
-function spawnShell(command: string, env: NodeJS.ProcessEnv): Spawned {
-  // Own process group, so SIGTERM reaches the implementation and not only the shell.
-  const child = spawn('/bin/sh', ['-c', command], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  child.on('error', (err) => keep(Buffer.from(String(err))));
-  return {
-    child,
-    output: () => output,
-    exitMessage: () =>
-      child.exitCode !== null || child.signalCode !== null
-        ? `the command exited (${child.exitCode ?? child.signalCode}) before answering: ${command}\n${output}`
-        : undefined,
-  };
-}
-
-async function terminate(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const exited = once(child, 'exit');
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-(child.pid as number), signal);
-    } catch {
-      child.kill(signal);
-    }
-  };
-  signalGroup('SIGTERM');
-  const timer = setTimeout(() => signalGroup('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
+/** The folder the start command runs in: the caller's (the CLI passes it on). */
+export function commandCwd(): string {
+  return process.env.CONFORMANCE_CWD || process.cwd();
 }
 
 /**
- * Starts `command` through the shell with {port} and {data} replaced; `env` is added to its
- * environment. `onStop` runs after the final stop (for example to stop a Redis).
+ * Launches the command on `port` and waits until the new process group answers there. The port must
+ * refuse connections first; the answer must come from a listener of the new group.
  */
-export async function startCommandInstance(
-  template: string,
-  env: NodeJS.ProcessEnv = {},
-  onStop?: () => Promise<void>,
-): Promise<Instance> {
+async function startOn(template: string, port: number, dataDir: string): Promise<Launched> {
+  if (await portAccepting(port))
+    throw new Error(`port ${port} accepts connections before the start: another process holds it`);
+  const command = template.replaceAll('{port}', String(port)).replaceAll('{data}', dataDir);
+  const launched = launch(command, { PORT: String(port), DATA_DIR: dataDir }, commandCwd());
+  running.add(launched.pgid);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let lastError = '';
+  try {
+    for (;;) {
+      const { child } = launched;
+      const ended = child.exitCode !== null || child.signalCode !== null;
+      // The shell may hand over to a process it forked, but once no process of the group is left,
+      // nothing of this start can answer any more.
+      if (ended && !groupAlive(launched))
+        throw new Error(
+          `the command exited (${child.exitCode ?? child.signalCode}) before answering: ${command}\n${launched.output()}`,
+        );
+      const answered = await probe(url).then(
+        () => true,
+        (err: Error) => {
+          lastError = err.message;
+          return false;
+        },
+      );
+      if (answered) {
+        const found = listenerOwner(port, launched.pgid);
+        if (found.owner === 'no')
+          throw new Error(
+            `port ${port} is answered by process ${found.holder}, which is not of the started command's process group: ${command}`,
+          );
+        if (found.owner === 'unknown' && !groupAlive(launched))
+          throw new Error(
+            `the command ended, yet port ${port} answers: not the started process (${command})`,
+          );
+        return launched;
+      }
+      if (Date.now() > deadline)
+        throw new NoAnswer(
+          `\`${command}\` did not answer on ${url} within ${START_TIMEOUT_MS} ms (${lastError})\n${launched.output()}`,
+        );
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (err) {
+    await stop(launched, port).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function stop(launched: Launched, port: number): Promise<string | undefined> {
+  const { forced } = await stopGroup(launched, port, STOP_TIMEOUT_MS);
+  running.delete(launched.pgid);
+  return forced;
+}
+
+const groupAlive = (launched: Launched) => groupMembers(launched.pgid).length > 0;
+
+/**
+ * Starts `template` through the shell with {port} (a free port) and {data} (a fresh empty folder)
+ * replaced, also given as PORT and DATA_DIR. `warn` receives what the instance's rule should report.
+ */
+export async function startCommandInstance(template: string, warn: Warn = () => {}): Promise<Instance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-data-'));
   let port = 0;
-  let current: Spawned | undefined;
-  const launch = async () => {
-    const command = template.replaceAll('{port}', String(port)).replaceAll('{data}', dataDir);
-    current = spawnShell(command, { PORT: String(port), DATA_DIR: dataDir, ...env });
-    try {
-      await waitUntilAnswering(`http://127.0.0.1:${port}`, START_TIMEOUT_MS, current.exitMessage);
-      // An answer from a process that has already exited came from somebody else on that port.
-      const gone = current.exitMessage();
-      if (gone) throw new Error(gone);
-    } catch (err) {
-      await terminate(current.child);
-      throw err;
-    }
-  };
-  // The port was free a moment ago; if the implementation could not have it, try once more with another.
+  let current: Launched | undefined;
+  // The port was free a moment ago; if somebody took it meanwhile, try once more on another.
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
     try {
-      await launch();
+      current = await startOn(template, port, dataDir);
       break;
     } catch (err) {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (attempt >= 2) throw err;
+      if (attempt >= 2 || err instanceof NoAnswer) throw err;
       fs.mkdirSync(dataDir); // empty again: the next attempt is a fresh instance too
     }
   }
+  const stopCurrent = async () => {
+    const launched = current;
+    current = undefined;
+    if (!launched) return;
+    const forced = await stop(launched, port);
+    if (forced) warn(forced);
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     async restart() {
-      if (current) await terminate(current.child);
-      await launch();
+      await stopCurrent();
+      current = await startOn(template, port, dataDir);
     },
     async stop() {
-      if (current) await terminate(current.child);
-      current = undefined;
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      await onStop?.();
+      try {
+        await stopCurrent();
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
-}
-
-/** The reference server of this repository on a Redis of its own. */
-export async function startReferenceInstance(): Promise<Instance> {
-  const built = path.join(REPO_ROOT, 'dist/server/src/main.js');
-  const command = fs.existsSync(built) ? `exec node "${built}"` : 'exec tsx server/src/main.ts';
-  const { startTestRedis } = await import('../../server/test/support/redis.ts');
-  const redis = await startTestRedis();
-  try {
-    return await startCommandInstance(
-      command,
-      { HOST: '127.0.0.1', REDIS_URL: redis.url, LOG_LEVEL: process.env.CONFORMANCE_LOG_LEVEL || 'warn' },
-      () => redis.stop(),
-    );
-  } catch (err) {
-    await redis.stop();
-    throw err;
-  }
 }
 
 export interface ResolvedTarget {
@@ -195,26 +207,20 @@ export interface ResolvedTarget {
 export function resolvedTarget(): ResolvedTarget {
   const baseUrl = process.env.CONFORMANCE_RESOLVED_URL;
   const mode = process.env.CONFORMANCE_RESOLVED_MODE as Mode | undefined;
-  if (!baseUrl || !mode)
-    throw new Error('the conformance target is not resolved (run through playwright.config.ts)');
+  if (!baseUrl || !mode) throw new Error('the conformance target is not resolved (run through the CLI)');
   return {
     mode,
     baseUrl: baseUrl.replace(/\/+$/, ''),
     description: process.env.CONFORMANCE_RESOLVED_DESCRIPTION || baseUrl,
-    noFreshReason: canStartFresh()
+    noFreshReason: process.env.CONFORMANCE_START_COMMAND
       ? undefined
-      : 'needs an instance the suite starts itself (fresh, or to restart): the target is only a URL; set CONFORMANCE_START_COMMAND (with {port} and {data})',
+      : 'needs an instance the suite starts itself (fresh, or to restart): the target is only a URL; give a start command (--start or CONFORMANCE_START_COMMAND, with {port} and {data})',
   };
 }
 
-export function canStartFresh(): boolean {
-  return !process.env.CONFORMANCE_BASE_URL || Boolean(process.env.CONFORMANCE_START_COMMAND);
-}
-
-/** A fresh instance: from the start command when given, else the reference server on a new Redis. */
-export function startFreshInstance(): Promise<Instance> {
+/** A fresh instance from the start command. */
+export function startFreshInstance(warn?: Warn): Promise<Instance> {
   const command = process.env.CONFORMANCE_START_COMMAND;
-  if (command) return startCommandInstance(command);
-  if (process.env.CONFORMANCE_BASE_URL) throw new Error('no way to start a fresh instance');
-  return startReferenceInstance();
+  if (!command) throw new Error('no start command: no way to start a fresh instance');
+  return startCommandInstance(command, warn);
 }

@@ -1,8 +1,8 @@
 // SPEC.md, "What the service does": the collection, its default user, persistence.
 import { expect, request as playwrightRequest } from '@playwright/test';
-import { Api, sameId } from '../support/http.ts';
+import { Api, type Reply, resultOf, sameId, show } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
-import { expectStored, givenUser, newUser } from '../support/users.ts';
+import { expectOutcome, expectStored, givenUser, newUser } from '../support/users.ts';
 
 test(
   ...rule('USR-COL-01', async (ctx) => {
@@ -60,5 +60,59 @@ test(
         ? `default user: id ${user.id}, name ${JSON.stringify(user.name)}, profession ${JSON.stringify(user.profession)}`
         : 'GET /UserService/users/1 served no user',
     );
+  }),
+);
+
+/** On a fresh instance: the first read (which creates the collection), then every user deleted. */
+async function emptied(api: Api): Promise<void> {
+  const { users } = await api.listUsers();
+  for (const user of users) expectOutcome(await api.del(user.id), 'success');
+  expect((await api.listUsers()).users, 'the list right after deleting every user').toEqual([]);
+}
+
+async function expectStillEmpty(api: Api, what: string): Promise<void> {
+  expect(await api.readUser(1), `${what}: GET /UserService/users/1 serves a user again`).toBeUndefined();
+  expect(
+    (await api.listUsers()).users.map((u) => u.id),
+    `${what}: users listed (the default user must not come back)`,
+  ).toEqual([]);
+}
+
+test(
+  ...rule('USR-COL-06', async (ctx) => {
+    const { api } = await ctx.fresh();
+    await emptied(api);
+    // Every kind of read, then the list twice: none of them finds "no collection".
+    await api.send('HEAD', '/UserService/users');
+    await api.send('OPTIONS', '/UserService/users');
+    await expectStillEmpty(api, 'reads of the emptied collection');
+    await expectStillEmpty(api, 'a second round of reads');
+  }),
+);
+
+test(
+  ...rule('USR-COL-07', async (ctx) => {
+    const { api } = await ctx.fresh();
+    const user = newUser('first-write');
+    const reply: Reply = await api.put(user);
+    let outcome: string;
+    try {
+      outcome = resultOf(reply);
+    } catch {
+      outcome = show(reply);
+    }
+    const ids = (await api.listUsers()).users.map((u) => u.id);
+    ctx.observe(
+      `PUT as the first request: ${outcome}; the list then holds ${ids.length} user(s)${ids.some((id) => sameId(id, 1)) ? ', the default user among them' : ', not the default user'}`,
+    );
+  }),
+);
+
+test(
+  ...rule('USR-COL-08', async (ctx) => {
+    const { api, restart } = await ctx.fresh();
+    await emptied(api);
+    const after = await restart();
+    await expectStillEmpty(after, 'after a restart');
   }),
 );

@@ -1,8 +1,8 @@
 // SPEC.md A, endpoint 1 and rule 1: GET /UserService/users.
 import { expect } from '@playwright/test';
-import { expectXmlMediaType, sameId, show } from '../support/http.ts';
+import { expectXmlMediaType, resultOf, sameId, show } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
-import { expectSameUser, givenUser } from '../support/users.ts';
+import { expectSameUser, givenUser, newUser } from '../support/users.ts';
 import { elements } from '../support/xml.ts';
 
 test(
@@ -42,5 +42,39 @@ test(
     ctx.observe(
       `wrapper element <${doc.root.name}>; ${users.length} users; ${ascending ? 'ascending id order' : 'not in ascending id order'}`,
     );
+    const a = await givenUser(ctx, ctx.api, {
+      ...newUser(),
+      id: 1_999_999_999 - Math.floor(Math.random() * 1000),
+    });
+    const b = await givenUser(ctx, ctx.api, { ...newUser(), id: a.id - 1000 });
+    const listed = (await ctx.api.listUsers()).users.map((u) => u.id);
+    const order = listed.findIndex((id) => sameId(id, a.id)) < listed.findIndex((id) => sameId(id, b.id));
+    ctx.observe(
+      `a user created after one with a higher id is listed ${order ? 'after it (creation order)' : 'before it'}`,
+    );
+  }),
+);
+
+const MANY = 205;
+
+test(
+  ...rule('USR-LIST-04', async (ctx) => {
+    const base = newUser('many');
+    const users = Array.from({ length: MANY }, (_, i) => ({ ...newUser('many'), id: base.id + i * 7 }));
+    ctx.cleanup(async () => {
+      for (let i = 0; i < users.length; i += 25)
+        await Promise.all(users.slice(i, i + 25).map((u) => ctx.api.del(u.id)));
+    });
+    for (let i = 0; i < users.length; i += 25) {
+      const replies = await Promise.all(users.slice(i, i + 25).map((u) => ctx.api.put(u)));
+      for (const reply of replies)
+        expect(resultOf(reply), `creating ${MANY} users: ${show(reply)}`).toBe('success');
+    }
+    const listed = (await ctx.api.listUsers()).users;
+    const missing = users.filter((u) => !listed.some((l) => sameId(l.id, u.id)));
+    expect(
+      missing.length,
+      `of ${MANY} users just created, missing from one GET of the list (${listed.length} listed)`,
+    ).toBe(0);
   }),
 );

@@ -68,3 +68,32 @@ test(
     ctx.observe(`missing profession: ${show(missing).slice(0, 200)}; id "x…": ${show(notInt).slice(0, 200)}`);
   }),
 );
+
+test(
+  ...rule('USR-OPEN-05', async (ctx) => {
+    const empty = newUser('empty');
+    const long = { ...newUser('long'), name: 'x'.repeat(10_000) };
+    ctx.cleanup(() => ctx.api.del(empty.id));
+    ctx.cleanup(() => ctx.api.del(long.id));
+    const emptyReply = await ctx.api.put({ ...empty, name: '' });
+    const emptyStored = await ctx.api.readUser(empty.id);
+    const longReply = await ctx.api.put(long);
+    const longStored = await ctx.api.readUser(long.id);
+    ctx.observe(
+      `empty name: ${outcome(emptyReply)}${emptyStored ? ' (stored)' : ' (not stored)'}; 10,000-character name: ${outcome(longReply)}${longStored ? (longStored.name === long.name ? ' (stored whole)' : ` (stored as ${longStored.name.length} characters)`) : ' (not stored)'}`,
+    );
+  }),
+);
+
+test(
+  ...rule('USR-OPEN-06', async (ctx) => {
+    const user = await givenUser(ctx);
+    const zeros = await ctx.api.get(`/UserService/users/00${user.id}`);
+    const zerosUser = await ctx.api.readUser(`00${user.id}`);
+    const letters = await ctx.api.get('/UserService/users/abc');
+    const del = await ctx.api.del('abc');
+    ctx.observe(
+      `GET /UserService/users/00{id}: ${zeros.status}${zerosUser ? ' (the user)' : ''}; GET /UserService/users/abc: ${letters.status}; DELETE /UserService/users/abc: ${outcome(del)}`,
+    );
+  }),
+);

@@ -80,3 +80,12 @@ test(
     await expectStored(ctx.api, user, 'after the same PUT three times');
   }),
 );
+
+test(
+  ...rule('USR-PUT-07', async (ctx) => {
+    const user = await givenUser(ctx);
+    const reply = await ctx.api.put({ ...user });
+    expect(resultOf(reply), `PUT of exactly the stored user: ${reply.status} ${reply.text}`).toBe('failure');
+    await expectStored(ctx.api, user, 'after PUT of an equal user');
+  }),
+);

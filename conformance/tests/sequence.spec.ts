@@ -2,7 +2,7 @@
 import { expect } from '@playwright/test';
 import { sameId, show } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
-import { expectOutcome } from '../support/users.ts';
+import { expectOutcome, expectSameUser } from '../support/users.ts';
 
 test(
   ...rule('USR-SEQ-01', async (ctx) => {
@@ -15,5 +15,25 @@ test(
     expectOutcome(await api.post({ id: 1, name: 'Suresh', profession: 'Clerk' }), 'success');
     expectOutcome(await api.put({ id: 2, name: 'Naresh', profession: 'Engineer' }), 'success');
     expectOutcome(await api.del(2), 'success');
+  }),
+);
+
+test(
+  ...rule('USR-SEQ-02', async (ctx) => {
+    const { api } = await ctx.fresh();
+    await api.listUsers();
+    await api.readUser(1);
+    const posted = { id: 1, name: 'Suresh', profession: 'Clerk' };
+    expectOutcome(await api.post(posted), 'success');
+    expectOutcome(await api.put({ id: 2, name: 'Naresh', profession: 'Engineer' }), 'success');
+    expectOutcome(await api.del(2), 'success');
+    const { users } = await api.listUsers();
+    expect(
+      users.map((u) => u.id.trim()),
+      'ids listed after the sequence',
+    ).toHaveLength(1);
+    expect(sameId(users[0]?.id ?? '', 1), `the one user left is id 1 (got ${users[0]?.id})`).toBe(true);
+    expectSameUser(users[0], posted, 'user 1 in the list after the sequence');
+    expectSameUser(await api.readUser(1), posted, 'GET /UserService/users/1 after the sequence');
   }),
 );

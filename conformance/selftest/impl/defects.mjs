@@ -24,4 +24,10 @@ export const DEFECTS = {
   'worker-never-removed': 'an accepted worker DELETE never removes the worker',
   'failure-500': 'failure results are answered 500 (a SHOULD: a warning only)',
   'no-persistence': 'the collection is lost on restart (a SHOULD: a warning only)',
+  'default-user-recreated': 'a read of an empty collection brings the default user back',
+  'empty-not-saved': 'an emptied collection is not saved, so a restart brings the last user back (a SHOULD)',
+  'list-paged': 'GET list answers the first 100 users only',
+  'put-equal-success': 'PUT of a user equal to the stored one answers success',
+  'default-user-fixed': 'POST of id 1 answers success but user 1 keeps its fields',
+  'domain-delete-keeps': 'DELETE of a domain answers 200 with it but does not remove it',
 };

@@ -7,7 +7,10 @@
 // answered 204, list wrapper <userList>, no XML declaration, JSON Content-Type spelt differently,
 // timestamps with a +00:00 offset).
 //
-// Usage: node server.mjs --port 8080 [--data DIR] [--defect NAME]
+// Usage: node server.mjs --port 8080 [--data DIR] [--defect NAME] [--shutdown-delay MS] [--ignore-sigterm 1]
+// --shutdown-delay: after SIGTERM, keep serving for MS before closing (a slow graceful shutdown);
+// --ignore-sigterm: ignore SIGTERM altogether (only SIGKILL stops it); --lifetime MS: exit after MS
+// whatever happens (for a self-test case that leaves it where the suite cannot stop it).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -54,7 +57,7 @@ function load() {
   return users;
 }
 function save() {
-  if (!file) return;
+  if (!file || (has('empty-not-saved') && users.size === 0)) return;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify([...users.values()]));
 }
@@ -172,7 +175,7 @@ async function handleApps(req, res, parts) {
     return sendJson(res, 200, item);
   }
   if (req.method === 'DELETE' && kind === 'domains') {
-    store.delete(id);
+    if (!has('domain-delete-keeps')) store.delete(id);
     if (has('domain-delete-empty')) return sendJson(res, 200, {});
     if (has('domain-delete-partial')) return sendJson(res, 200, { id: item.id });
     return sendJson(res, 200, item);
@@ -193,12 +196,17 @@ async function handleApps(req, res, parts) {
 // --- users
 async function handleUsers(req, res, id) {
   const store = load();
+  if (has('default-user-recreated') && store.size === 0 && (req.method === 'GET' || req.method === 'HEAD')) {
+    store.set('1', { id: '1', name: 'Ada', profession: 'Analyst' });
+    order = ['1'];
+  }
   if (id === undefined) {
     switch (req.method) {
       case 'GET':
       case 'HEAD': {
         let listed = order.filter((k) => store.has(k));
         if (has('list-misses-long-ids')) listed = listed.filter((k) => k.replace('-', '').length < 10);
+        if (has('list-paged')) listed = listed.slice(0, 100);
         const body = `<userList>${listed.map((k) => userXml(store.get(k))).join('')}</userList>`;
         if (req.method === 'HEAD' && has('head-with-body')) {
           const bytes = Buffer.from(body);
@@ -227,6 +235,9 @@ async function handleUsers(req, res, id) {
         const user = userFromForm(parseForm(await readBody(req)));
         if (!user) return sendXml(res, 400, '<error>id (integer), name and profession expected</error>');
         if (req.method === 'PUT') {
+          const same = store.get(user.id);
+          if (has('put-equal-success') && same?.name === user.name && same?.profession === user.profession)
+            return sendResult(res, true);
           if (store.has(user.id) && !has('put-overwrites')) return sendResult(res, false);
           if (has('put-not-atomic')) await sleep(20);
           if (!store.has(user.id)) order.push(user.id);
@@ -236,6 +247,7 @@ async function handleUsers(req, res, id) {
         }
         const current = store.get(user.id);
         if (!current && !has('post-creates')) return sendResult(res, false);
+        if (has('default-user-fixed') && user.id === '1') return sendResult(res, true);
         if (!current) order.push(user.id);
         store.set(user.id, has('post-partial') && current ? { ...current, name: user.name } : user);
         save();
@@ -291,5 +303,11 @@ const server = http.createServer(async (req, res) => {
 });
 server.listen(Number(opts.port), '127.0.0.1');
 const stop = () => server.close(() => process.exit(0));
-process.on('SIGTERM', stop);
+const delay = Number(opts['shutdown-delay'] || 0);
+process.on('SIGTERM', () => {
+  if (opts['ignore-sigterm']) return;
+  // A slow graceful shutdown: the port keeps answering for `delay` ms after the signal.
+  setTimeout(stop, delay);
+});
 process.on('SIGINT', stop);
+if (opts.lifetime) setTimeout(() => process.exit(0), Number(opts.lifetime)).unref();

@@ -29,6 +29,12 @@ export interface TestRedisOptions {
   /** Append-only file with fsync on every write (default true: tests of durability need it). */
   appendOnly?: boolean;
   password?: string;
+  /**
+   * Data folder to use and keep (local path: `redis-server --dir`): a Redis started again on the same
+   * folder finds the same data, and stop() leaves the folder in place. Default: a temporary folder,
+   * removed by stop().
+   */
+  dir?: string;
 }
 
 let runtimeAvailable: Promise<boolean> | undefined;
@@ -92,7 +98,9 @@ export function freePort(): Promise<number> {
 }
 
 export async function startLocalRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-test-redis-'));
+  const ownDir = !options.dir;
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-test-redis-'));
+  fs.mkdirSync(dir, { recursive: true });
   const bin = process.env.REDIS_SERVER_BIN || 'redis-server';
   let port = 0;
   let child: ChildProcess | undefined;
@@ -164,7 +172,7 @@ export async function startLocalRedis(options: TestRedisOptions = {}): Promise<T
     start: launch,
     async stop() {
       await kill('SIGTERM');
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (ownDir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Runs the suite N times in a row with the same options and tells whether every run conformed with no
+// warning and nothing skipped: a check that the verdict is stable (no flaky rule, no false warning from a
+// restart). Each run reports into its own folder under --report (default reports/conformance-repeat).
+//
+//   node tools/repeat.mjs --runs 10 --start '...' [any other option of cli.mjs]
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'cli.mjs');
+const args = process.argv.slice(2);
+let runs = 10;
+let reportRoot = 'reports/conformance-repeat';
+const rest = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--runs') runs = Number(args[++i]);
+  else if (args[i] === '--report') reportRoot = args[++i];
+  else rest.push(args[i]);
+}
+
+let clean = 0;
+for (let run = 1; run <= runs; run++) {
+  const dir = path.resolve(reportRoot, `run-${run}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  const started = Date.now();
+  const child = spawn(process.execPath, [cli, ...rest, '--report', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CONFORMANCE_REPORTERS: 'summary', CONFORMANCE_COUNTS_FILE: '' },
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const [code] = await once(child, 'exit');
+  const file = path.join(dir, 'summary.json');
+  const summary = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (!summary) {
+    console.log(`run ${run}: no summary (exit ${code})\n${output}`);
+    continue;
+  }
+  const { passed, failed, warnings, skipped } = summary.counts;
+  const notes = summary.rules
+    .filter((r) => r.status === 'failed' || r.warnings?.length)
+    .map((r) => `${r.id}: ${(r.reason ?? r.warnings?.join('; ') ?? '').split('\n')[0]}`);
+  const ok = code === 0 && failed === 0 && warnings === 0 && skipped === 0 && !summary.errors.length;
+  if (ok) clean++;
+  console.log(
+    `run ${run}: exit ${code}, ${passed} passed, ${failed} failed, ${warnings} warnings, ${skipped} skipped (${seconds} s)${notes.length ? `\n  ${notes.join('\n  ')}` : ''}`,
+  );
+}
+console.log(`${clean} of ${runs} runs conformed with no warning and nothing skipped`);
+process.exit(clean === runs ? 0 : 1);
