@@ -227,6 +227,8 @@ async function main(): Promise<void> {
         serverUs: med(runs, 'serverUs'),
         redisUs: med(runs, 'redisUs'),
         clientUs: med(runs, 'clientUs'),
+        /** Cores the measured processes (server, Redis, load generator) kept busy: what they were given. */
+        coresUsed: median(runs.map((r) => ((r.serverUs + r.redisUs + r.clientUs) * r.reqPerSec) / 1e6)),
         runs,
       });
       return {
@@ -247,13 +249,14 @@ async function main(): Promise<void> {
         `${CONNECTIONS} connections (autocannon, in the bench process), alternating the two servers round by round; each ` +
         `server on its own fresh redis-server (no AOF, TCP) with the same seeded data; LOG_LEVEL=${LOG_LEVEL}. ` +
         `Ratio = median over rounds of WORKERS=${MANY} / WORKERS=1 req/s in the same round (quartiles in brackets). ` +
-        'CPU = CPU time per request of the server processes (primary and workers), of redis-server and of the load generator.',
+        'CPU = CPU time per request of the server processes (primary and workers), of redis-server and of the load generator; ' +
+        `cores used = their sum times req/s (of the ${os.availableParallelism()} cores, what the three got).`,
       '',
       `Load before: \`${loadBefore}\``,
       `Load after: \`${loadAfter}\``,
       '',
-      `| scenario | WORKERS=1 req/s (quartiles) | WORKERS=${MANY} req/s (quartiles) | ratio (quartiles) | p50 / p99 ms (1 / ${MANY}) | server CPU µs/req (1 / ${MANY}) | Redis CPU µs/req (1 / ${MANY}) | load generator CPU µs/req (1 / ${MANY}) | errors (1 / ${MANY}) |`,
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      `| scenario | WORKERS=1 req/s (quartiles) | WORKERS=${MANY} req/s (quartiles) | ratio (quartiles) | p50 / p99 ms (1 / ${MANY}) | server CPU µs/req (1 / ${MANY}) | Redis CPU µs/req (1 / ${MANY}) | load generator CPU µs/req (1 / ${MANY}) | cores used (1 / ${MANY}) | errors (1 / ${MANY}) |`,
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...summary.map(
         (s) =>
           `| ${s.title} | ${fmt(s.one.reqPerSec)} (${fmt(s.one.reqPerSecQuartiles[0] ?? Number.NaN)}–${fmt(s.one.reqPerSecQuartiles[1] ?? Number.NaN)}) | ` +
@@ -261,7 +264,8 @@ async function main(): Promise<void> {
           `${fmt(s.ratio, 2)} (${fmt(s.ratioQuartiles[0] ?? Number.NaN, 2)}–${fmt(s.ratioQuartiles[1] ?? Number.NaN, 2)}) | ` +
           `${fmt(s.one.p50)} / ${fmt(s.one.p99)} — ${fmt(s.many.p50)} / ${fmt(s.many.p99)} | ` +
           `${fmt(s.one.serverUs)} / ${fmt(s.many.serverUs)} | ${fmt(s.one.redisUs)} / ${fmt(s.many.redisUs)} | ` +
-          `${fmt(s.one.clientUs)} / ${fmt(s.many.clientUs)} | ${s.one.errors} / ${s.many.errors} |`,
+          `${fmt(s.one.clientUs)} / ${fmt(s.many.clientUs)} | ${fmt(s.one.coresUsed, 2)} / ${fmt(s.many.coresUsed, 2)} | ` +
+          `${s.one.errors} / ${s.many.errors} |`,
       ),
       '',
       `Total bench time: ${Math.round((Date.now() - started) / 1000)} s.`,
