@@ -306,16 +306,24 @@ describe('WORKERS=2: several server processes on one port', function () {
       logLines(cluster)
         .filter((line) => line.msg === 'a worker exited unexpectedly; starting another')
         .map((line) => line.restartInMs);
+    // One worker stays; the other slot dies three times in a row, each replacement as soon as it exists.
+    const [first, survivor] = workerPids(cluster.pid) as [number, number];
+    let victim = first;
     for (let death = 1; death <= 3; death++) {
-      const [victim] = workerPids(cluster.pid) as [number];
       process.kill(victim, 'SIGKILL');
+      const killed = victim;
       await waitUntil('the replacement started', () => {
         const now = workerPids(cluster.pid);
-        return delays().length === death && now.length === 2 && !now.includes(victim);
+        return delays().length === death && now.length === 2 && !now.includes(killed);
       });
+      victim = workerPids(cluster.pid).find((pid) => pid !== survivor) as number;
     }
+    await waitUntil('the last replacement listening', () =>
+      logLines(cluster).some((line) => line.pid === victim && line.msg === 'user service listening'),
+    );
     printFigures('workers: crash loop', { 'restart delays ms': delays().join(', ') });
     expect(delays()).to.deep.equal([100, 200, 400]);
+    expect(workerPids(cluster.pid)).to.include(survivor);
     expect((await request(`${cluster.url}/readyz`)).status).to.equal(200);
   });
 
