@@ -71,7 +71,7 @@ class WorkerPool {
   private stopping = false;
   /** Deaths in a row of workers that did not live STABLE_AFTER_MS: the exponent of the restart delay. */
   private quickDeaths = 0;
-  private restartTimers = new Set<NodeJS.Timeout>();
+  private readonly restartTimers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly size: number,
