@@ -141,14 +141,47 @@ export function cpuMs(pid: number): number {
   }
 }
 
-/** Runs `load` against the process `pid` and adds the CPU time that process spent per request, in µs. */
+/** The processes `pid` started (children, grandchildren, …), from the parent pids in /proc (Linux). */
+export function descendantPids(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  try {
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        // ended meanwhile
+      }
+    }
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const [child, ppid] of parentOf) {
+      if (ppid !== parent) continue;
+      found.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+/**
+ * Runs `load` and adds the CPU time the process `pid` (or the processes, summed) spent per request,
+ * in µs. A process that ends during the load takes its CPU time with it (the figure is then low).
+ */
 export async function withCpuPerRequest<R extends { requests: { total: number } }>(
-  pid: number,
+  pid: number | number[],
   load: () => Promise<R>,
 ): Promise<{ result: R; cpuUsPerReq: number }> {
-  const before = cpuMs(pid);
+  const pids = typeof pid === 'number' ? [pid] : pid;
+  const total = () => pids.reduce((sum, p) => sum + cpuMs(p), 0);
+  const before = total();
   const result = await load();
-  return { result, cpuUsPerReq: ((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests.total) };
+  return { result, cpuUsPerReq: ((total() - before) * 1000) / Math.max(1, result.requests.total) };
 }
 
 async function stopChild(proc: ChildProcess): Promise<void> {

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 export interface Config {
@@ -13,6 +14,8 @@ export interface Config {
   workerStopGraceMs: number;
   /** When set, every request except OPTIONS and health checks needs `Authorization: Bearer <token>`. */
   apiToken: string | undefined;
+  /** Server processes sharing the port (node:cluster); 1 = a single process, no cluster primary. */
+  workers: number;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -27,6 +30,16 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** `WORKERS`: a count, or `auto` for one process per core. */
+function workersFrom(env: NodeJS.ProcessEnv): number {
+  if (env.WORKERS === 'auto') return os.availableParallelism();
+  try {
+    return intFrom(env, 'WORKERS', 1, 1, 256);
+  } catch (err) {
+    throw new Error(`${(err as Error).message} (or "auto", one per core)`);
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     host: env.HOST || '127.0.0.1',
@@ -37,5 +50,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     workerStopGraceMs: intFrom(env, 'WORKER_STOP_GRACE_MS', 1000, 0, 24 * 3600 * 1000),
     apiToken: env.API_TOKEN || undefined,
+    workers: workersFrom(env),
   };
 }

@@ -3,6 +3,8 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 
 /** Lines held at most before they are written, whatever the turn (a burst of logging stays bounded). */
 const MAX_BATCH_LINES = 1024;
+/** The largest write POSIX guarantees to reach a pipe in one piece (Linux: 4096). */
+const PIPE_BUF = 4096;
 
 interface SyncTarget {
   write(text: string): unknown;
@@ -20,7 +22,15 @@ export class TurnBatchedDestination implements DestinationStream {
   private lines: string[] = [];
   private scheduled = false;
 
-  constructor(private readonly target: SyncTarget) {}
+  /**
+   * `maxWriteBytes`: when several processes write to one pipe (cluster workers), a write of at most
+   * PIPE_BUF (4096) bytes reaches it whole, so the batch is cut into such writes at line ends and no
+   * line of one process is split by another's.
+   */
+  constructor(
+    private readonly target: SyncTarget,
+    private readonly maxWriteBytes = Number.POSITIVE_INFINITY,
+  ) {}
 
   write(line: string): void {
     this.lines.push(line);
@@ -35,9 +45,27 @@ export class TurnBatchedDestination implements DestinationStream {
   readonly flush = (): void => {
     this.scheduled = false;
     if (this.lines.length === 0) return;
-    const text = this.lines.length === 1 ? (this.lines[0] as string) : this.lines.join('');
+    const lines = this.lines;
+    const text = lines.length === 1 ? (lines[0] as string) : lines.join('');
     this.lines = [];
-    this.target.write(text);
+    // A UTF-8 character is at most 3 bytes per UTF-16 unit: most batches need no byte count.
+    if (text.length * 3 <= this.maxWriteBytes || Buffer.byteLength(text) <= this.maxWriteBytes) {
+      this.target.write(text);
+      return;
+    }
+    let chunk = '';
+    let bytes = 0;
+    for (const line of lines) {
+      const size = Buffer.byteLength(line);
+      if (bytes + size > this.maxWriteBytes && bytes > 0) {
+        this.target.write(chunk);
+        chunk = '';
+        bytes = 0;
+      }
+      chunk += line;
+      bytes += size;
+    }
+    this.target.write(chunk);
   };
 
   /** Writes everything now, synchronously: for process exit. */
@@ -76,11 +104,18 @@ export function formatAccessLine(base: string, time: number, entry: AccessEntry)
 
 /**
  * The service's logger (JSON lines on standard output, written once per event-loop turn), its access
- * log (same lines, same destination, at level info) and the flush for process exit.
+ * log (same lines, same destination, at level info) and the flush for process exit. `sharedOutput`:
+ * other processes write to the same standard output (the cluster's primary and workers).
  */
-export function createLogger(level: string): { logger: Logger; accessLog: AccessLog; flushSync: () => void } {
+export function createLogger(
+  level: string,
+  options: { sharedOutput?: boolean } = {},
+): { logger: Logger; accessLog: AccessLog; flushSync: () => void } {
   // sonic-boom (pino's writer) in sync mode: handles partial writes, EAGAIN and a closed pipe.
-  const destination = new TurnBatchedDestination(pino.destination({ dest: 1, sync: true }));
+  const destination = new TurnBatchedDestination(
+    pino.destination({ dest: 1, sync: true }),
+    options.sharedOutput ? PIPE_BUF : undefined,
+  );
   const logger = pino({ name: LOGGER_NAME, level }, destination);
   const base = accessLineBase(LOGGER_NAME);
   const accessLog: AccessLog = (entry) => {

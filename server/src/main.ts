@@ -1,29 +1,18 @@
+import cluster from 'node:cluster';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logging.ts';
+import { runPrimary, runServer } from './processes.ts';
 import { RedisBinaryMissingError } from './redis/embedded.ts';
-import { startService } from './service.ts';
 
 const config = loadConfig();
-const { logger, accessLog, flushSync } = createLogger(config.logLevel);
+const clustered = config.workers > 1;
+const { logger, accessLog, flushSync } = createLogger(config.logLevel, { sharedOutput: clustered });
 // Log lines are written once per event-loop turn: whatever is still held goes out before the process ends.
 process.on('exit', flushSync);
 
 try {
-  const service = await startService(config, logger, accessLog);
-  let signals = 0;
-  const shutdown = (signal: string) => {
-    if (++signals > 1) process.exit(1); // a second Ctrl-C forces the exit
-    logger.info({ signal }, 'shutting down');
-    service.close().then(
-      () => process.exit(0),
-      (err) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  if (clustered && cluster.isPrimary) await runPrimary(config, logger);
+  else await runServer(config, logger, accessLog);
 } catch (err) {
   if (err instanceof RedisBinaryMissingError) logger.fatal(err.message);
   else logger.fatal({ err }, 'the user service could not start');

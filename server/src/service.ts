@@ -30,15 +30,19 @@ const DRAIN_TIMEOUT_MS = 8_000;
 /**
  * The composition root: builds Redis, stores and the app from the config, and starts listening.
  * `accessLog` writes the line per request (default: `logger.info`; main.ts passes the faster one).
+ * `runningRedis`: a Redis someone else owns (the cluster primary's embedded one), used instead of the config's.
  */
 export async function startService(
   config: Config,
   logger: Logger,
   accessLog?: AccessLog,
+  runningRedis?: RedisTarget,
 ): Promise<RunningService> {
   let embeddedRedis: EmbeddedRedis | undefined;
   let target: RedisTarget;
-  if (config.redisUrl) {
+  if (runningRedis) {
+    target = runningRedis;
+  } else if (config.redisUrl) {
     target = { url: config.redisUrl };
   } else {
     const dir = path.join(config.dataDir, 'redis');

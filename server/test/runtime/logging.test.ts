@@ -71,6 +71,20 @@ describe('logging', () => {
     expect(target.writes[0]?.split('\n')).to.have.length(1025);
   });
 
+  it('when processes share the output, cuts a batch into writes of at most 4096 bytes at line ends', () => {
+    const target = recordingTarget();
+    const destination = new TurnBatchedDestination(target, 4096);
+    const lines = Array.from({ length: 100 }, (_, i) => `{"n":${i},"text":"${'é'.repeat(i)}"}\n`);
+    for (const line of lines) destination.write(line);
+    destination.flush();
+    expect(target.writes.length).to.be.above(1);
+    for (const write of target.writes) {
+      expect(Buffer.byteLength(write)).to.be.at.most(4096);
+      expect(write.endsWith('\n')).to.equal(true);
+    }
+    expect(target.writes.join('')).to.equal(lines.join(''));
+  });
+
   it('a process that logs and exits at once still writes every line (flushed at exit)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-logging-'));
     const script = path.join(dir, 'exit-now.mts');
