@@ -16,8 +16,11 @@ import { freePort, type TestRedis, type TestRedisOptions } from './redis.ts';
 
 const REDIS_PORT = 6379;
 const OWNER_LABEL = 'usersvc.test-redis.owner';
+/** On a container whose data folder is a temporary one of its owner: that folder. */
+const TEMP_DIR_LABEL = 'usersvc.test-redis.temp-dir';
 const owner = `${os.hostname()}:${process.pid}`;
-const running = new Set<string>();
+/** Containers of this process not yet stopped, with the temporary data folder to remove with each. */
+const running = new Map<string, string | undefined>();
 
 export async function startContainerRedis(
   client: ContainerRuntimeClient,
@@ -53,12 +56,12 @@ export async function startContainerRedis(
     let container = new PublishedRedisContainer(image)
       .withCommand(command)
       .withBindMounts([{ source: dir, target: '/data' }])
-      .withLabels({ [OWNER_LABEL]: owner })
+      .withLabels({ [OWNER_LABEL]: owner, ...(options.dir ? {} : { [TEMP_DIR_LABEL]: dir }) })
       .publishOn(port);
     if (options.password) container = container.withPassword(options.password);
     try {
       id = (await container.start()).getId();
-      running.add(id);
+      running.set(id, options.dir ? undefined : dir);
       break;
     } catch (err) {
       await removeOwnStrays(client); // a container created but not started keeps its name and mounts
@@ -137,11 +140,7 @@ async function listOwned(client: ContainerRuntimeClient): Promise<Dockerode.Cont
 /** Containers of this process that are not in use (a start that failed half-way). */
 async function removeOwnStrays(client: ContainerRuntimeClient): Promise<void> {
   for (const info of await listOwned(client)) {
-    if (info.Labels[OWNER_LABEL] === owner && !running.has(info.Id))
-      await client.container
-        .getById(info.Id)
-        .remove({ force: true, v: true })
-        .catch(() => {});
+    if (info.Labels[OWNER_LABEL] === owner && !running.has(info.Id)) await removeContainer(client, info);
   }
 }
 
@@ -149,12 +148,22 @@ async function removeOwnStrays(client: ContainerRuntimeClient): Promise<void> {
 async function removeOrphans(client: ContainerRuntimeClient): Promise<void> {
   for (const info of await listOwned(client)) {
     const [hostname, pid] = (info.Labels[OWNER_LABEL] ?? '').split(':');
-    if (hostname === os.hostname() && !processAlive(Number(pid)))
-      await client.container
-        .getById(info.Id)
-        .remove({ force: true, v: true })
-        .catch(() => {});
+    if (hostname === os.hostname() && !processAlive(Number(pid))) await removeContainer(client, info);
   }
+}
+
+async function removeContainer(client: ContainerRuntimeClient, info: Dockerode.ContainerInfo): Promise<void> {
+  await client.container
+    .getById(info.Id)
+    .remove({ force: true, v: true })
+    .catch(() => {});
+  removeTempDir(info.Labels[TEMP_DIR_LABEL]);
+}
+
+function removeTempDir(dir: string | undefined): void {
+  // Only a folder this module made (a label is text anybody could have written).
+  if (dir && path.basename(dir).startsWith('usersvc-test-redis-') && path.dirname(dir) === os.tmpdir())
+    fs.rmSync(dir, { recursive: true, force: true });
 }
 
 function processAlive(pid: number): boolean {
@@ -169,14 +178,18 @@ function processAlive(pid: number): boolean {
 /** At exit (also after an uncaught error or a SIGINT/SIGTERM), containers not yet stopped are removed. */
 function removeRunningNow(): void {
   if (running.size === 0) return;
-  spawnSync('docker', ['rm', '--force', '--volumes', ...running], { stdio: 'ignore', timeout: 20_000 });
+  spawnSync('docker', ['rm', '--force', '--volumes', ...running.keys()], {
+    stdio: 'ignore',
+    timeout: 20_000,
+  });
+  for (const dir of running.values()) removeTempDir(dir);
   running.clear();
 }
 process.once('exit', removeRunningNow);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  if (process.listenerCount(signal) > 0) continue; // somebody else handles it and will exit
-  process.once(signal, () => {
+  // First in line: another listener (a runner's, a loader's) may end the process without an 'exit' event.
+  process.prependOnceListener(signal, () => {
     removeRunningNow();
-    process.kill(process.pid, signal);
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal); // the default: end
   });
 }
