@@ -33,7 +33,8 @@ function compose(...args) {
 
 function mustCompose(...args) {
   const result = compose(...args);
-  if (!result.ok) throw new Error(`${composeCommand.join(' ')} ${args.join(' ')} failed:\n${result.output.slice(-2000)}`);
+  if (!result.ok)
+    throw new Error(`${composeCommand.join(' ')} ${args.join(' ')} failed:\n${result.output.slice(-2000)}`);
   return result.output;
 }
 
@@ -55,7 +56,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 function health(service) {
   const id = mustCompose('ps', '-q', service).split('\n').pop();
   if (!id) return 'no container';
-  const state = run('docker', ['inspect', '--format', '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}', id]);
+  const state = run('docker', [
+    'inspect',
+    '--format',
+    '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}',
+    id,
+  ]);
   return state.ok ? state.output : 'gone';
 }
 
@@ -65,7 +71,9 @@ async function untilHealthy() {
     const states = { redis: health('redis'), server: health('server') };
     if (states.redis === 'healthy' && states.server === 'healthy') return;
     if (Date.now() > deadline)
-      throw new Error(`not healthy within ${HEALTHY_WITHIN_MS / 1000} s: ${JSON.stringify(states)}\n${compose('logs', '--tail', '20').output}`);
+      throw new Error(
+        `not healthy within ${HEALTHY_WITHIN_MS / 1000} s: ${JSON.stringify(states)}\n${compose('logs', '--tail', '20').output}`,
+      );
     await sleep(500);
   }
 }
@@ -79,7 +87,8 @@ async function userName(id) {
       if (res.status === 200) return /<name>([^<]*)<\/name>/.exec(body)?.[1];
       if (res.status === 404) return undefined;
     } catch {}
-    if (Date.now() > deadline) throw new Error(`GET /UserService/users/${id} did not answer 200 or 404 within 30 s`);
+    if (Date.now() > deadline)
+      throw new Error(`GET /UserService/users/${id} did not answer 200 or 404 within 30 s`);
     await sleep(250);
   }
 }
@@ -106,14 +115,18 @@ function leftovers() {
   return found;
 }
 
-console.log(`== compose stack with \`${composeCommand.join(' ')}\` (${run(composeCommand[0], [...composeCommand.slice(1), 'version', '--short']).output}), project ${project}`);
+console.log(
+  `== compose stack with \`${composeCommand.join(' ')}\` (${run(composeCommand[0], [...composeCommand.slice(1), 'version', '--short']).output}), project ${project}`,
+);
 const userId = 900000 + (process.pid % 99999);
 const userNameWritten = `survivor-${name}`;
 let up = false;
 let suiteFailed = false;
 try {
-  if (!(await portFree(8080))) throw new Error('port 8080 is taken on this machine: the stack publishes the server there');
-  if (!(await check('builds the server image', () => mustCompose('build', '--quiet', 'server')))) throw new Error('no image');
+  if (!(await portFree(8080)))
+    throw new Error('port 8080 is taken on this machine: the stack publishes the server there');
+  if (!(await check('builds the server image', () => mustCompose('build', '--quiet', 'server'))))
+    throw new Error('no image');
   up = await check('comes up, both healthchecks healthy', async () => {
     mustCompose('up', '-d');
     await untilHealthy();
@@ -130,7 +143,9 @@ try {
     },
   });
   suiteFailed = !suite.ok;
-  console.log(`  ${suite.ok ? '✔' : '✘'} the conformance suite against ${BASE_URL} (every MUST passes; counted on its own)`);
+  console.log(
+    `  ${suite.ok ? '✔' : '✘'} the conformance suite against ${BASE_URL} (every MUST passes; counted on its own)`,
+  );
 
   await check(`a user written (PUT id ${userId}) is read back`, async () => {
     const res = await fetch(`${BASE_URL}/UserService/users`, {
@@ -140,7 +155,8 @@ try {
     });
     await res.text();
     const read = await userName(userId);
-    if (read !== userNameWritten) throw new Error(`read back ${JSON.stringify(read)} after PUT answered ${res.status}`);
+    if (read !== userNameWritten)
+      throw new Error(`read back ${JSON.stringify(read)} after PUT answered ${res.status}`);
   });
   for (const [title, steps] of [
     ['restart redis', [['restart', 'redis']]],
