@@ -34,9 +34,14 @@ command -v docker-compose >/dev/null || missing+=(docker-compose)
 command -v debootstrap >/dev/null || missing+=(debootstrap)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== containers: installing ${missing[*]} (Debian)"
+  answered_before=$(docker info >/dev/null 2>&1 && echo yes)
   if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
     tail -5 "$log"
     command -v docker >/dev/null || skip "docker could not be installed (apt-get install ${missing[*]} failed)"
+  fi
+  # Where the package's init script started a daemon, this run started it: it is stopped at the end too.
+  if [ -z "$answered_before" ] && docker info >/dev/null 2>&1 && [ -s /var/run/docker.pid ]; then
+    daemon_pid=$(cat /var/run/docker.pid)
   fi
 fi
 
