@@ -20,10 +20,11 @@ skip() {
 
 stop_daemon() {
   [ -n "$daemon_pid" ] || return 0
-  kill -TERM "$daemon_pid" 2>/dev/null
-  for _ in $(seq 60); do kill -0 "$daemon_pid" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$daemon_pid" 2>/dev/null && kill -KILL "$daemon_pid"
-  echo "== containers: stopped the dockerd this run started (pid $daemon_pid)"
+  if kill -TERM "$daemon_pid" 2>/dev/null; then
+    for _ in $(seq 60); do kill -0 "$daemon_pid" 2>/dev/null || break; sleep 0.5; done
+    kill -0 "$daemon_pid" 2>/dev/null && kill -KILL "$daemon_pid"
+    echo "== containers: stopped the dockerd this run started (pid $daemon_pid)"
+  fi
   daemon_pid=
 }
 trap stop_daemon EXIT
