@@ -13,7 +13,7 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server typecheck lint conformance conformance-selftest coverage test-reliability bench bench-workers bench-floor clean
+.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest coverage test-reliability bench bench-workers bench-floor clean
 
 node_modules/.install-stamp: package.json package-lock.json conformance/package.json
 	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
@@ -63,6 +63,12 @@ test: install
 	$(MAKE) --no-print-directory conformance || status=1; \
 	node scripts/tally.mjs typecheck lint server conformance-selftest conformance || status=1; \
 	exit $$status
+
+## The container paths, where a container runtime answers (docs/containers.md): the server's tests and the
+## conformance suite with TEST_REDIS=container, then the compose stack (Compose v1 and v2 where each can be had):
+## build, up, healthchecks, the conformance suite against it, data across restarts and down/up, down -v.
+test-containers: build
+	scripts/test-containers.sh
 
 ## The conformance suite (conformance/, a package of its own; see conformance/README.md) against this
 ## repository's reference server: its CLI starts each instance with scripts/reference-instance.ts (a test

@@ -9,7 +9,7 @@ describe('apps: domains /apps/{app_id}/domains', () => {
     svc = await startTestService();
     url = svc.url;
   });
-  after(() => svc.close());
+  after(() => svc?.close());
 
   const create = async (app: string, hostname: string) => {
     const answer = await call(url, 'POST', `/apps/${app}/domains`, { hostname });

@@ -16,7 +16,7 @@ describe('apps: request bodies, app ids and errors', () => {
     domainPath = `/apps/input/domains/${d.body.id}`;
     workerPath = `/apps/input/workers/${w.body.id}`;
   });
-  after(() => svc.close());
+  after(() => svc?.close());
   const writes = () => [
     ['POST', '/apps/input/domains'],
     ['PATCH', domainPath],
@@ -173,7 +173,7 @@ describe('apps: while Redis is down', () => {
   before(async () => {
     svc = await startTestService({ workerStopGraceMs: 100 });
   });
-  after(() => svc.close());
+  after(() => svc?.close());
 
   it('reads and writes answer 503 service_unavailable as JSON, and work again once Redis is back', async () => {
     const created = await call(svc.url, 'POST', '/apps/outage/workers', { command: 'x' });

@@ -19,11 +19,11 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
   });
   afterEach(async () => {
     await Promise.all(runners.splice(0).map((runner) => runner.stop()));
-    await redis.flushall();
+    await redis?.flushall();
   });
   after(async () => {
-    redis.disconnect();
-    await testRedis.stop();
+    redis?.disconnect();
+    await testRedis?.stop();
   });
 
   const runner = (

@@ -60,8 +60,8 @@ describe('apps: workers /apps/{app_id}/workers', () => {
     redis = new Redis(svc.redis.url);
   });
   after(async () => {
-    redis.disconnect();
-    await svc.close();
+    redis?.disconnect();
+    await svc?.close();
   });
 
   it('POST creates a worker: 201, every field, size standard by default, state up, Location', async () => {
@@ -238,8 +238,8 @@ describe('apps: worker removal across restarts and instances', () => {
     redis = new Redis(testRedis.url);
   });
   after(async () => {
-    redis.disconnect();
-    await testRedis.stop();
+    redis?.disconnect();
+    await testRedis?.stop();
   });
 
   it('a stop accepted before the server stops is carried out by the next server on the same Redis', async () => {

@@ -7,7 +7,7 @@ describe('runtime: an external Redis (REDIS_URL) that goes away and comes back',
   before(async () => {
     svc = await startTestService();
   });
-  after(() => svc.close());
+  after(() => svc?.close());
 
   it('answers 503 with an <error> body within 2 s while Redis is down, then serves again without a restart', async () => {
     const base = `${svc.url}/UserService/users`;

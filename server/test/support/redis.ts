@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * A real Redis for tests: in a container where a container runtime answers (testcontainers),
- * otherwise a local `redis-server` on a free loopback port in a temporary folder. Never the shared
- * instance on 6379, never a fake.
+ * A real Redis for tests: in a container (testcontainers) or a local `redis-server` on a free loopback
+ * port, as TEST_REDIS says (auto | container | local, see redis-path.ts). Never the shared instance on
+ * 6379, never a fake.
  */
 export interface TestRedis {
   url: string;
@@ -18,10 +18,12 @@ export interface TestRedis {
   kind: 'container' | 'local';
   /** PID of the local redis-server (undefined in a container). */
   readonly pid: number | undefined;
+  /** Id of the container (undefined for a local redis-server). */
+  readonly containerId?: string;
   /** Stops Redis but keeps its data, so `start()` brings the same data back on the same port. */
   stopTemporarily(signal?: NodeJS.Signals): Promise<void>;
   start(): Promise<void>;
-  /** Stops Redis and removes its data. */
+  /** Stops Redis and removes its data (unless the caller gave the data folder). */
   stop(): Promise<void>;
 }
 
@@ -30,59 +32,20 @@ export interface TestRedisOptions {
   appendOnly?: boolean;
   password?: string;
   /**
-   * Data folder to use and keep (local path: `redis-server --dir`): a Redis started again on the same
-   * folder finds the same data, and stop() leaves the folder in place. Default: a temporary folder,
-   * removed by stop().
+   * The folder where Redis keeps its data (`--dir` locally; bind-mounted at /data in a container, so the
+   * append-only file outlives the container). Created when missing; stop() leaves it. Default: a
+   * temporary folder that stop() removes.
    */
   dir?: string;
 }
 
-let runtimeAvailable: Promise<boolean> | undefined;
-
-/** Asks testcontainers once per process whether a container runtime answers. */
-export function containerRuntimeAvailable(): Promise<boolean> {
-  if (process.env.TEST_REDIS === 'local') return Promise.resolve(false);
-  runtimeAvailable ??= (async () => {
-    try {
-      const { getContainerRuntimeClient } = await import('testcontainers');
-      await getContainerRuntimeClient();
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-  return runtimeAvailable;
-}
-
+/** A Redis on the path TEST_REDIS chose for this process (the choice is printed once). */
 export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
-  return (await containerRuntimeAvailable()) ? startContainerRedis(options) : startLocalRedis(options);
-}
-
-async function startContainerRedis(options: TestRedisOptions): Promise<TestRedis> {
-  const { RedisContainer } = await import('@testcontainers/redis');
-  let container = new RedisContainer('redis:7-alpine');
-  if (options.password) container = container.withPassword(options.password);
-  if (options.appendOnly ?? true)
-    container = container.withCommand(['redis-server', '--appendonly', 'yes', '--appendfsync', 'always']);
-  let started = await container.start();
-  const host = started.getHost();
-  const port = started.getPort();
-  return {
-    url: started.getConnectionUrl(),
-    host,
-    port,
-    kind: 'container',
-    pid: undefined,
-    async stopTemporarily() {
-      await started.stop({ remove: false });
-    },
-    async start() {
-      started = await container.start();
-    },
-    async stop() {
-      await started.stop();
-    },
-  };
+  const { chooseRedisPath } = await import('./redis-path.ts');
+  const chosen = await chooseRedisPath();
+  if (chosen.kind === 'local') return startLocalRedis(options);
+  const { startContainerRedis } = await import('./redis-container.ts');
+  return startContainerRedis(chosen.client, chosen.image, options);
 }
 
 /** A port that was free a moment ago (Redis cannot pick its own TCP port). */
@@ -98,7 +61,6 @@ export function freePort(): Promise<number> {
 }
 
 export async function startLocalRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
-  const ownDir = !options.dir;
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-test-redis-'));
   fs.mkdirSync(dir, { recursive: true });
   const bin = process.env.REDIS_SERVER_BIN || 'redis-server';
@@ -172,7 +134,7 @@ export async function startLocalRedis(options: TestRedisOptions = {}): Promise<T
     start: launch,
     async stop() {
       await kill('SIGTERM');
-      if (ownDir) fs.rmSync(dir, { recursive: true, force: true });
+      if (!options.dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

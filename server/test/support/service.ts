@@ -32,7 +32,14 @@ export async function startTestService(
     ...overrides,
   };
   const logger = pino({ level: config.logLevel });
-  let service = await startService(config, logger);
+  let service: RunningService;
+  try {
+    service = await startService(config, logger);
+  } catch (err) {
+    if (!redis) await ownRedis.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   const handle: TestService = {
     url: service.url,
     redis: ownRedis,

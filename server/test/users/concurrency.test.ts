@@ -10,7 +10,7 @@ describe('users: atomicity under concurrency', () => {
     svc = await startTestService();
     base = `${svc.url}/UserService/users`;
   });
-  afterEach(() => svc.close());
+  afterEach(() => svc?.close());
 
   it('20 concurrent first requests against an empty Redis see exactly one default user', async () => {
     const answers = await Promise.all(

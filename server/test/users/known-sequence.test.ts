@@ -8,7 +8,7 @@ describe("users: the spec's known test sequence on a fresh service", () => {
   before(async () => {
     svc = await startTestService();
   });
-  after(() => svc.close());
+  after(() => svc?.close());
 
   it('list non-empty; GET 1; POST 1; PUT 2; DELETE 2', async () => {
     const base = `${svc.url}/UserService/users`;

@@ -14,7 +14,7 @@ describe('users: the rules of SPEC.md section A', () => {
     svc = await startTestService();
     base = `${svc.url}/UserService/users`;
   });
-  afterEach(() => svc.close());
+  afterEach(() => svc?.close());
 
   describe('rule 1: GET list', () => {
     it('serves the default user on first use, wrapped in <users>', async () => {
