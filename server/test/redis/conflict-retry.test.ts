@@ -21,14 +21,24 @@ describe('redis/conflict-retry: retryOnConflict', () => {
 
   it('an outcome that is a falsy value (false, undefined) is returned, not retried', async () => {
     let attempts = 0;
-    expect(await retryOnConflict(async () => (attempts++, false), 'thing', QUICK)).to.equal(false);
-    expect(await retryOnConflict(async () => (attempts++, undefined), 'thing', QUICK)).to.equal(undefined);
+    const counted =
+      <T>(value: T) =>
+      async () => {
+        attempts++;
+        return value;
+      };
+    expect(await retryOnConflict(counted(false), 'thing', QUICK)).to.equal(false);
+    expect(await retryOnConflict(counted(undefined), 'thing', QUICK)).to.equal(undefined);
     expect(attempts).to.equal(2);
   });
 
   it('gives up with a 503 once the budget is spent, after a conflict (nothing applied)', async () => {
     let attempts = 0;
-    const err = await retryOnConflict(async () => (attempts++, CONFLICT), 'user', QUICK).then(
+    const alwaysConflict = async () => {
+      attempts++;
+      return CONFLICT;
+    };
+    const err = await retryOnConflict(alwaysConflict, 'user', QUICK).then(
       () => undefined,
       (e: unknown) => e,
     );
