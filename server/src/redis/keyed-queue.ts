@@ -4,8 +4,6 @@
  * run in parallel. Conflicts with other processes remain, and are retried (see conflict-retry.ts).
  */
 
-const ignore = () => {};
-
 /** Starts `task` now, turning a synchronous throw into a rejected promise. */
 function start<T>(task: () => Promise<T>): Promise<T> {
   try {
@@ -26,11 +24,12 @@ export class KeyedQueue<K> {
   run<T>(key: K, task: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(key);
     const result = previous === undefined ? start(task) : previous.then(task);
-    const tail = result.then(ignore, ignore);
-    this.tails.set(key, tail);
-    tail.then(() => {
+    // The tail settles when the task does, and forgets the key unless another task queued behind it.
+    const forget = () => {
       if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
+    };
+    const tail = result.then(forget, forget);
+    this.tails.set(key, tail);
     return result;
   }
 
