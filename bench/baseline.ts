@@ -3,7 +3,8 @@
  * framework and no XML library. It issues the same Redis commands as server/src/users/store.ts
  * (HGETALL / HGET / HSETNX, WATCH + MULTI/EXEC on a per-user guard key over dedicated pooled
  * connections, the delete script, the initialisation script once) and writes the same response
- * bytes, so the difference to the reference server is the cost of the framework and the rendering.
+ * bytes; updates of one id are combined per process and conflicts retried with the same bounded
+ * backoff as the server (docs/concurrency.md), so the difference to the reference server is the cost of the framework and the rendering.
  *
  * It is deliberately small and separate from the server (it imports nothing from server/src), runs
  * with Node's own type stripping (`node bench/baseline.ts`), and only covers what the benchmark
@@ -169,34 +170,69 @@ async function writeUser(
     const ok = (await redis.hsetnx(USERS, id, json)) === 1;
     return send(req, res, ok ? 200 : 409, XML, ok ? SUCCESS : FAILURE);
   }
+  const outcome = await submitUpdate(id, json);
+  const ok = outcome === 'replaced';
+  send(req, res, outcome === 'busy' ? 503 : ok ? 200 : 404, XML, ok ? SUCCESS : FAILURE);
+}
+
+type UpdateOutcome = 'missing' | 'replaced' | 'busy';
+
+/** One check-and-replace transaction: WATCH guard, HEXISTS, MULTI HSET INCR PEXPIRE EXEC. */
+async function replaceIfExists(id: string, json: string): Promise<UpdateOutcome | 'conflict'> {
   const guard = `{usersvc}:guard:${id}`;
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const conn = await acquire();
-    let outcome: 'missing' | 'conflict' | 'replaced';
-    try {
-      await conn.watch(guard);
-      if (!(await conn.hexists(USERS, id))) {
-        await conn.unwatch();
-        outcome = 'missing';
-      } else {
-        const result = await conn
-          .multi()
-          .hset(USERS, id, json)
-          .incr(guard)
-          .pexpire(guard, GUARD_TTL_MS)
-          .exec();
-        outcome = result === null ? 'conflict' : 'replaced';
-      }
-    } finally {
-      release(conn);
+  const conn = await acquire();
+  try {
+    await conn.watch(guard);
+    if (!(await conn.hexists(USERS, id))) {
+      await conn.unwatch();
+      return 'missing';
     }
-    if (outcome !== 'conflict') {
-      const ok = outcome === 'replaced';
-      return send(req, res, ok ? 200 : 404, XML, ok ? SUCCESS : FAILURE);
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));
+    const result = await conn.multi().hset(USERS, id, json).incr(guard).pexpire(guard, GUARD_TTL_MS).exec();
+    return result === null ? 'conflict' : 'replaced';
+  } finally {
+    release(conn);
   }
-  send(req, res, 503, XML, FAILURE);
+}
+
+/** Retries on conflict with exponential backoff and full jitter (2 ms doubling to 64 ms) for up to 2 s. */
+async function replaceWithRetry(id: string, json: string): Promise<UpdateOutcome> {
+  const deadline = Date.now() + 2000;
+  for (let conflicts = 0; ; conflicts++) {
+    const outcome = await replaceIfExists(id, json);
+    if (outcome !== 'conflict') return outcome;
+    const pause = Math.random() * Math.min(64, 2 * 2 ** conflicts);
+    if (Date.now() + pause > deadline) return 'busy';
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+/**
+ * Per id, one transaction at a time; the updates that arrive meanwhile wait together and the next
+ * transaction writes the last of them, its outcome answering all of them.
+ */
+const running = new Map<string, Promise<unknown>>();
+const nextBatch = new Map<string, { jsons: string[]; outcome: Promise<UpdateOutcome> }>();
+function submitUpdate(id: string, json: string): Promise<UpdateOutcome> {
+  const open = nextBatch.get(id);
+  if (open) {
+    open.jsons.push(json);
+    return open.outcome;
+  }
+  const jsons = [json];
+  const start = () => {
+    if (nextBatch.get(id) === batch) nextBatch.delete(id);
+    return replaceWithRetry(id, jsons[jsons.length - 1] as string);
+  };
+  const previous = running.get(id);
+  const batch = { jsons, outcome: undefined as unknown as Promise<UpdateOutcome> };
+  nextBatch.set(id, batch);
+  batch.outcome = previous ? previous.then(start) : start();
+  const tail = batch.outcome.catch(() => {});
+  running.set(id, tail);
+  tail.then(() => {
+    if (running.get(id) === tail) running.delete(id);
+  });
+  return batch.outcome;
 }
 
 const DELETE_SCRIPT = `

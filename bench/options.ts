@@ -11,3 +11,5 @@ const positive = (name: string, fallback: number) => {
 export const DURATION = positive('BENCH_DURATION', 2);
 export const ROUNDS = positive('BENCH_ROUNDS', 12);
 export const CONNECTIONS = positive('BENCH_CONNECTIONS', 32);
+/** The contention scenarios (bench/contention.ts) use the 50 connections, split across the instances. */
+export const CONNECTIONS_UNDER_CONTENTION = positive('BENCH_CONTENTION_CONNECTIONS', 50);

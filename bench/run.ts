@@ -8,7 +8,8 @@
  * BENCH_WARMUP (s, 1), BENCH_ONLY (comma-separated scenario ids), BENCH_SKIP_EXTRAS=1 (no fsync /
  * redis-benchmark figures), BENCH_PROFILE=1 (both servers run with --cpu-prof into reports/bench/profiles),
  * BENCH_LOG_LEVEL (the server's LOG_LEVEL, default info: as it ships), BENCH_SERVER_SCRIPT (another build
- * of the server's main.js, for before/after figures).
+ * of the server's main.js, for before/after figures), BENCH_CONTENTION_CONNECTIONS (50: the many-writers-of-one-user
+ * scenarios of bench/contention.ts, ids post-one-id and post-one-id-two-instances).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { freePort } from '../server/test/support/redis.ts';
+import { runContention } from './contention.ts';
 import { CONNECTIONS, DURATION, ROUNDS } from './options.ts';
 import {
   type BenchRedis,
@@ -677,6 +679,15 @@ async function main(): Promise<void> {
     await serverNode.stop();
     await baselineNode.stop();
 
+    const contention = await runContention({
+      only: ONLY,
+      serverScript: SERVER_SCRIPT,
+      baselineScript: BASELINE_SCRIPT,
+      logLevel: LOG_LEVEL,
+      nodeFlags: flags,
+      warmupS: WARMUP,
+    });
+
     const extras =
       process.env.BENCH_SKIP_EXTRAS === '1' || (ONLY.length > 0 && process.env.BENCH_EXTRAS !== '1');
     const fsync = extras ? undefined : await fsyncFigure();
@@ -706,6 +717,7 @@ async function main(): Promise<void> {
         `Ratio = median over rounds of server / baseline req/s in the same round (quartiles of the per-round ratios in brackets). CPU = server process CPU time per request. RSS is at the end of each run. Sanity: ${same.identical}/${same.total} responses byte-identical.`,
       '',
       ...tableRows(rows),
+      ...contention.markdown,
     ];
     if (fsync) {
       md.push(
@@ -745,6 +757,7 @@ async function main(): Promise<void> {
         server,
         baseline,
       })),
+      contention: contention.rows,
       fsync,
       redisBenchmark: ceiling,
     };

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { ServiceUnavailableError } from '../errors.ts';
+import { CONFLICT, retryOnConflict } from '../redis/conflict-retry.ts';
+import { KeyedCombiner } from '../redis/keyed-queue.ts';
 import type { ConnectionPool } from '../redis/pool.ts';
 import { DEFAULT_USER, type User } from './model.ts';
 
@@ -19,7 +20,6 @@ export const USER_KEYS = {
 };
 
 const GUARD_TTL_MS = 60_000;
-const UPDATE_ATTEMPTS = 20;
 
 /** Creates the collection with its default user, atomically with the marker, only if it never existed. */
 const INITIALISE_SCRIPT = `
@@ -120,30 +120,41 @@ export class UserStore {
     return (await this.redis.hsetnx(USER_KEYS.users, String(user.id), encode(user))) === 1;
   }
 
-  /** Replaces the user wholesale if it exists (check-and-replace under WATCH, retried on conflict). */
+  /**
+   * Updates of one id in this process are combined (docs/concurrency.md): while one runs, those that
+   * arrive wait together, and the next transaction writes the last of them; each caller gets its outcome.
+   */
+  private readonly updates = new KeyedCombiner<number, User, boolean>((_id, users) =>
+    retryOnConflict(() => this.replaceIfExists(users[users.length - 1] as User), 'user'),
+  );
+
+  /** Replaces the user wholesale if it exists; false when it does not. */
   async updateUser(user: User): Promise<boolean> {
     if (!this.initialised) await this.initialise();
+    return this.updates.submit(user.id, user);
+  }
+
+  /**
+   * The update's one transaction (check-and-replace): WATCH the guard, HEXISTS, then MULTI HSET, INCR
+   * guard, EXEC. CONFLICT when a write of the same user by another process (or a delete) came between.
+   */
+  private replaceIfExists(user: User): Promise<boolean | typeof CONFLICT> {
     const id = String(user.id);
     const guard = USER_KEYS.guard(user.id);
-    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
-      const outcome = await this.transactions.withConnection(async (conn) => {
-        await conn.watch(guard);
-        if (!(await conn.hexists(USER_KEYS.users, id))) {
-          await conn.unwatch();
-          return 'missing' as const;
-        }
-        const result = await conn
-          .multi()
-          .hset(USER_KEYS.users, id, encode(user))
-          .incr(guard)
-          .pexpire(guard, GUARD_TTL_MS)
-          .exec();
-        return result === null ? ('conflict' as const) : ('replaced' as const);
-      });
-      if (outcome !== 'conflict') return outcome === 'replaced';
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));
-    }
-    throw new ServiceUnavailableError('the user is being changed concurrently; try again');
+    return this.transactions.withConnection(async (conn) => {
+      await conn.watch(guard);
+      if (!(await conn.hexists(USER_KEYS.users, id))) {
+        await conn.unwatch();
+        return false;
+      }
+      const result = await conn
+        .multi()
+        .hset(USER_KEYS.users, id, encode(user))
+        .incr(guard)
+        .pexpire(guard, GUARD_TTL_MS)
+        .exec();
+      return result === null ? CONFLICT : true;
+    });
   }
 
   /** Removes the user if it exists; touching the guard in the same transaction aborts racing updates. */

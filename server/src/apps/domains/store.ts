@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
-import { ConflictError, ServiceUnavailableError } from '../../errors.ts';
+import { ConflictError } from '../../errors.ts';
+import { CONFLICT, retryOnConflict } from '../../redis/conflict-retry.ts';
+import { KeyedQueue } from '../../redis/keyed-queue.ts';
 import { APP_KEYS } from '../keys.ts';
 import { newId, timestamp } from '../params.ts';
 import type { Domain } from './model.ts';
@@ -9,8 +11,6 @@ interface StoredDomain {
   created_at: string;
   updated_at: string;
 }
-
-const CHANGE_ATTEMPTS = 20;
 
 /** Adds the domain unless its hostname is taken in the app: KEYS domains, hostnames; ARGV id, hostname, json. */
 const CREATE_SCRIPT = `
@@ -62,6 +62,9 @@ function hostnameTaken(hostname: string): ConflictError {
 
 /** All Redis commands for domains (keys in `../keys.ts`). Hostnames are unique per app, atomically. */
 export class DomainStore {
+  /** Changes of one domain in this process take turns, so they never conflict with each other. */
+  private readonly changes = new KeyedQueue<string>();
+
   constructor(private readonly redis: Redis) {}
 
   /** The app's domains, oldest first (ties broken by id). */
@@ -89,28 +92,36 @@ export class DomainStore {
 
   /** Sets the hostname and advances updated_at; undefined when the domain does not exist. */
   async update(appId: string, id: string, hostname: string): Promise<Domain | undefined> {
-    const keys = [APP_KEYS.domains(appId), APP_KEYS.hostnames(appId)];
-    for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
-      const expected = await this.redis.hget(APP_KEYS.domains(appId), id);
-      if (expected === null) return undefined;
-      const current = decode(id, expected);
-      const next: Domain = { ...current, hostname, updated_at: timestamp(current.updated_at) };
-      const outcome = await this.redis.eval(
-        UPDATE_SCRIPT,
-        2,
-        ...keys,
-        id,
-        expected,
-        encode(next),
-        current.hostname,
-        hostname,
-      );
-      if (outcome === 'ok') return next;
-      if (outcome === 'missing') return undefined;
-      if (outcome === 'conflict') throw hostnameTaken(hostname);
-      // 'stale': changed since it was read; read again.
-    }
-    throw new ServiceUnavailableError('the domain is being changed concurrently; try again');
+    return this.changes.run(`${appId}/${id}`, () =>
+      retryOnConflict(() => this.updateIfUnchanged(appId, id, hostname), 'domain'),
+    );
+  }
+
+  /** Reads the domain and replaces it if it is still as read; CONFLICT when it changed in between. */
+  private async updateIfUnchanged(
+    appId: string,
+    id: string,
+    hostname: string,
+  ): Promise<Domain | undefined | typeof CONFLICT> {
+    const expected = await this.redis.hget(APP_KEYS.domains(appId), id);
+    if (expected === null) return undefined;
+    const current = decode(id, expected);
+    const next: Domain = { ...current, hostname, updated_at: timestamp(current.updated_at) };
+    const outcome = await this.redis.eval(
+      UPDATE_SCRIPT,
+      2,
+      APP_KEYS.domains(appId),
+      APP_KEYS.hostnames(appId),
+      id,
+      expected,
+      encode(next),
+      current.hostname,
+      hostname,
+    );
+    if (outcome === 'ok') return next;
+    if (outcome === 'missing') return undefined;
+    if (outcome === 'conflict') throw hostnameTaken(hostname);
+    return CONFLICT; // 'stale': changed since it was read
   }
 
   /** Removes the domain; returns it as it was just before, or undefined when it did not exist. */

@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
-import { ConflictError, ServiceUnavailableError } from '../../errors.ts';
+import { ConflictError } from '../../errors.ts';
+import { CONFLICT, retryOnConflict } from '../../redis/conflict-retry.ts';
+import { KeyedQueue } from '../../redis/keyed-queue.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../keys.ts';
 import { newId, timestamp } from '../params.ts';
 import type { Worker, WorkerSize } from './model.ts';
@@ -15,8 +17,6 @@ export interface RemovalJob {
   /** When the grace period ends, in ms since the epoch. */
   due: number;
 }
-
-const CHANGE_ATTEMPTS = 20;
 
 /** Replaces the worker if it is still exactly as read. KEYS workers; ARGV id, expected json, new json. */
 const REPLACE_SCRIPT = `
@@ -75,6 +75,9 @@ export type StopOutcome = 'missing' | 'already_stopping' | 'stopping';
 
 /** All Redis commands for workers and their removal (keys in `../keys.ts`). */
 export class WorkerStore {
+  /** Changes of one worker in this process take turns, so they never conflict with each other. */
+  private readonly changes = new KeyedQueue<string>();
+
   constructor(
     private readonly redis: Redis,
     /** How long a stopping worker stays before its removal job deletes it. */
@@ -103,19 +106,9 @@ export class WorkerStore {
 
   /** Changes the size; undefined when the worker does not exist, 409 while it is stopping. */
   async resize(appId: string, id: string, size: WorkerSize): Promise<Worker | undefined> {
-    const key = APP_KEYS.workers(appId);
-    for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
-      const expected = await this.redis.hget(key, id);
-      if (expected === null) return undefined;
-      const current = decode(id, expected);
-      if (current.state === 'stopping')
-        throw new ConflictError('the worker is stopping and can no longer be changed');
-      const next: Worker = { ...current, size, updated_at: timestamp(current.updated_at) };
-      const outcome = await this.redis.eval(REPLACE_SCRIPT, 1, key, id, expected, encode(next));
-      if (outcome === 'ok') return next;
-      if (outcome === 'missing') return undefined;
-    }
-    throw new ServiceUnavailableError('the worker is being changed concurrently; try again');
+    return this.changes.run(`${appId}/${id}`, () =>
+      retryOnConflict(() => this.resizeIfUnchanged(appId, id, size), 'worker'),
+    );
   }
 
   /**
@@ -123,29 +116,53 @@ export class WorkerStore {
    * transition enqueues; a worker already stopping is left as it is.
    */
   async requestStop(appId: string, id: string): Promise<StopOutcome> {
+    return this.changes.run(`${appId}/${id}`, () =>
+      retryOnConflict(() => this.stopIfUnchanged(appId, id), 'worker'),
+    );
+  }
+
+  /** Reads the worker and replaces it if it is still as read; CONFLICT when it changed in between. */
+  private async resizeIfUnchanged(
+    appId: string,
+    id: string,
+    size: WorkerSize,
+  ): Promise<Worker | undefined | typeof CONFLICT> {
     const key = APP_KEYS.workers(appId);
-    for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
-      const expected = await this.redis.hget(key, id);
-      if (expected === null) return 'missing';
-      const current = decode(id, expected);
-      if (current.state === 'stopping') return 'already_stopping';
-      const next: Worker = { ...current, state: 'stopping', updated_at: timestamp(current.updated_at) };
-      const due = String(Date.now() + this.stopGraceMs);
-      const outcome = await this.redis.eval(
-        STOP_SCRIPT,
-        2,
-        key,
-        APP_KEYS.removals,
-        id,
-        expected,
-        encode(next),
-        appId,
-        due,
-      );
-      if (outcome === 'ok') return 'stopping';
-      if (outcome === 'missing') return 'missing';
-    }
-    throw new ServiceUnavailableError('the worker is being changed concurrently; try again');
+    const expected = await this.redis.hget(key, id);
+    if (expected === null) return undefined;
+    const current = decode(id, expected);
+    if (current.state === 'stopping')
+      throw new ConflictError('the worker is stopping and can no longer be changed');
+    const next: Worker = { ...current, size, updated_at: timestamp(current.updated_at) };
+    const outcome = await this.redis.eval(REPLACE_SCRIPT, 1, key, id, expected, encode(next));
+    if (outcome === 'ok') return next;
+    if (outcome === 'missing') return undefined;
+    return CONFLICT;
+  }
+
+  /** Reads the worker and marks it stopping (with its job) if it is still as read; CONFLICT otherwise. */
+  private async stopIfUnchanged(appId: string, id: string): Promise<StopOutcome | typeof CONFLICT> {
+    const key = APP_KEYS.workers(appId);
+    const expected = await this.redis.hget(key, id);
+    if (expected === null) return 'missing';
+    const current = decode(id, expected);
+    if (current.state === 'stopping') return 'already_stopping';
+    const next: Worker = { ...current, state: 'stopping', updated_at: timestamp(current.updated_at) };
+    const due = String(Date.now() + this.stopGraceMs);
+    const outcome = await this.redis.eval(
+      STOP_SCRIPT,
+      2,
+      key,
+      APP_KEYS.removals,
+      id,
+      expected,
+      encode(next),
+      appId,
+      due,
+    );
+    if (outcome === 'ok') return 'stopping';
+    if (outcome === 'missing') return 'missing';
+    return CONFLICT;
   }
 
   /** Carries out a removal job (see COMPLETE_SCRIPT); true when this call removed the worker. */
