@@ -83,7 +83,7 @@ conformance: build
 	  export CONFORMANCE_START_COMMAND='$(REFERENCE_INSTANCE)'; fi; \
 	export CONFORMANCE_REPORT_DIR="$${CONFORMANCE_REPORT_DIR:-reports/conformance}"; \
 	export CONFORMANCE_SPEC_URL="$${CONFORMANCE_SPEC_URL:-$$(node -p "require('node:path').relative(process.argv[1], 'docs/SPEC.md')" "$$CONFORMANCE_REPORT_DIR")}"; \
-	CONFORMANCE_COUNTS_FILE=$(COUNTS)/conformance.json node conformance/cli.mjs
+	CONFORMANCE_COUNTS_FILE="$${CONFORMANCE_COUNTS_FILE:-$(COUNTS)/conformance.json}" node conformance/cli.mjs
 
 ## The suite's self-test: an independent implementation, correct and with one defect at a time; the
 ## restarts and stops; the coverage of docs/SPEC.md (regenerate it with `make coverage`).
