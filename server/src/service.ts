@@ -53,11 +53,6 @@ export async function startService(
 
   const redis = createRedisClient(target, { enableAutoPipelining: true, lazyConnect: false });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  try {
-    await waitUntilReady(redis, 5_000);
-  } catch {
-    logger.warn('Redis is not reachable yet; answering 503 until it is');
-  }
   // A WAIT may hold its connection for REDIS_WAIT_TIMEOUT_MS: commands on such a connection get that much longer.
   const waiting = { commandTimeout: 2000 + config.redisWaitTimeoutMs };
   const writer =
@@ -65,6 +60,11 @@ export async function startService(
       ? createRedisClient(target, { ...waiting, enableAutoPipelining: true, lazyConnect: false })
       : redis;
   if (writer !== redis) writer.on('error', () => {}); // the shared connection reports the same outage
+  try {
+    await Promise.all([waitUntilReady(redis, 5_000), waitUntilReady(writer, 5_000)]);
+  } catch {
+    logger.warn('Redis is not reachable yet; answering 503 until it is');
+  }
   const replication = new Replication(writer, config.redisWaitReplicas, config.redisWaitTimeoutMs);
   const redisTarget = target;
   const transactions = new ConnectionPool(() => {

@@ -5,7 +5,8 @@ import { APP_KEYS, REMOVAL_GROUP } from '../../src/apps/keys.ts';
 import { RemovalRunner } from '../../src/apps/workers/removal.ts';
 import { WorkerStore } from '../../src/apps/workers/store.ts';
 import { Replication } from '../../src/redis/replication.ts';
-import { startTestRedis, type TestRedis } from '../support/redis.ts';
+import type { TestRedis } from '../support/redis.ts';
+import { startSuiteRedis } from '../support/service.ts';
 import { sleep, waitFor } from './helpers.ts';
 
 const logger = pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
@@ -15,7 +16,7 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
   let redis: Redis;
   const runners: RemovalRunner[] = [];
   before(async () => {
-    testRedis = await startTestRedis();
+    testRedis = await startSuiteRedis();
     redis = new Redis(testRedis.url);
   });
   afterEach(async () => {

@@ -1,0 +1,11 @@
+import { startTopology } from '/work/wt/issue-16a/server/test/support/topologies.ts';
+const kind = process.argv[2] as 'sentinel' | 'cluster';
+let t0 = Date.now();
+const t = await startTopology(kind);
+console.log(kind, 'started in', Date.now() - t0, 'master', await t.serviceMaster());
+t0 = Date.now();
+await t.flush();
+console.log('flushed', Date.now() - t0);
+for (const n of t.nodes) console.log(n.port, n.proc?.pid, n.proc?.exitCode);
+const s = Date.now(); await t.stop();
+console.log('stopped', Date.now() - t0);
