@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type Topology, type TopologyKind, startTopology } from '../support/topologies.ts';
+import { startTopology, type Topology, type TopologyKind } from '../support/topologies.ts';
 import { type ChildServer, disposeChildServer, sleep, startChildServer } from './support/child-server.ts';
 import { describeAnomalies, maxOf, ms, percentile, printFigures } from './support/figures.ts';
 import { type Op, tally } from './support/history.ts';
@@ -45,15 +45,10 @@ for (const { kind, wait } of RUNS) {
         const ids = range(5000, 40);
         const events: { kill?: number; failover?: number; restarted?: number; replicated?: number } = {};
         let firstOkWriteAfterKill: number | undefined;
-        let firstOkReadAfterKill: number | undefined;
-        let lastFailureAfterKill: number | undefined;
         const onOp = (op: Op) => {
           if (events.kill === undefined || op.start < events.kill) return;
-          if (op.outcome === 'unavailable' || op.outcome === 'indeterminate') lastFailureAfterKill = op.end;
-          if (op.outcome === 'ok' || op.outcome === 'rejected') {
-            if (op.kind === 'read') firstOkReadAfterKill ??= op.end;
-            else firstOkWriteAfterKill ??= op.end;
-          }
+          if (op.kind !== 'read' && op.outcome === 'ok' && events.failover !== undefined)
+            firstOkWriteAfterKill ??= op.end;
         };
         let stopLoad!: () => void;
         const stop = new Promise<void>((resolve) => {
@@ -71,8 +66,8 @@ for (const { kind, wait } of RUNS) {
         });
         await sleep(3000);
         const oldMaster = await topology.serviceMaster();
-        events.kill = performance.now();
         const killed = await topology.killServiceMaster();
+        events.kill = performance.now(); // the process is gone
         const newMaster = await topology.waitForFailover(oldMaster);
         events.failover = performance.now();
         await topology.restart(killed);
@@ -90,12 +85,22 @@ for (const { kind, wait } of RUNS) {
         final.delete(1);
         const anomalies = history.check(final);
         const ops = history.ops;
-        const afterKill = ops.filter((op) => op.start >= (events.kill ?? 0));
+        const kill = events.kill ?? 0;
+        const afterKill = ops.filter((op) => op.start >= kill);
         const unavailable = afterKill.filter((op) => op.outcome === 'unavailable');
         const unknown = afterKill.filter((op) => op.outcome === 'indeterminate');
-        const since = (t: number | undefined) => (t === undefined ? -1 : ms(t - (events.kill ?? 0)));
+        const failed = [...unavailable, ...unknown];
+        const lastFailure = failed.reduce<Op | undefined>(
+          (a, b) => (a && a.start > b.start ? a : b),
+          undefined,
+        );
+        const firstAfter = (from: number, pick: (op: Op) => boolean) =>
+          afterKill
+            .filter((op) => op.start >= from && pick(op))
+            .reduce<number | undefined>((t, op) => (t === undefined || op.end < t ? op.end : t), undefined);
+        const since = (t: number | undefined) => (t === undefined ? -1 : ms(t - kill));
         const byKind = tally(anomalies, (a) => a.kind);
-        const latencies = [...unavailable, ...unknown].map((op) => op.end - op.start);
+        const latencies = failed.map((op) => op.end - op.start);
         printFigures(`failover: ${kind}, WAIT ${wait ? 'on' : 'off'}`, {
           'duration s': (elapsedMs / 1000).toFixed(1),
           operations: ops.length,
@@ -105,9 +110,16 @@ for (const { kind, wait } of RUNS) {
           'kill → replica promoted ms': since(events.failover),
           'kill → killed node restarted ms': since(events.restarted),
           'kill → replica in sync again ms': since(events.replicated),
-          'kill → first successful read ms': since(firstOkReadAfterKill),
-          'kill → first acknowledged write ms': since(firstOkWriteAfterKill),
-          'kill → last 503/504 ms': since(lastFailureAfterKill),
+          'kill → first successful read ms': since(
+            firstAfter(kill, (op) => op.kind === 'read' && op.outcome === 'ok'),
+          ),
+          'kill → first acknowledged write ms': since(
+            firstAfter(kill, (op) => op.kind !== 'read' && op.outcome === 'ok'),
+          ),
+          'kill → last 503/504 answered ms': since(lastFailure?.end),
+          'unavailability window ms (kill → first write acknowledged after the last 503/504)': since(
+            firstAfter(lastFailure?.start ?? kill, (op) => op.kind !== 'read' && op.outcome === 'ok'),
+          ),
           '503 answers': unavailable.length,
           '504 answers': unknown.filter((op) => op.detail === 'outcome_unknown').length,
           'no answer (client timeout/reset)': unknown.filter((op) => op.detail !== 'outcome_unknown').length,
@@ -118,7 +130,10 @@ for (const { kind, wait } of RUNS) {
         });
 
         expect(child.proc.exitCode, 'the server kept running').to.equal(null);
-        expect(unavailable.length + unknown.length, 'some answers were 503/504 during the failover').to.be.above(0);
+        expect(
+          unavailable.length + unknown.length,
+          'some answers were 503/504 during the failover',
+        ).to.be.above(0);
         expect(firstOkWriteAfterKill, 'writes are acknowledged again without a restart').to.be.a('number');
         expect(
           ops.filter((op) => op.outcome === 'unexpected').map((op) => `${op.kind} ${op.status} ${op.detail}`),
@@ -130,7 +145,8 @@ for (const { kind, wait } of RUNS) {
           'every request was answered',
         ).to.deep.equal([]);
         if (wait) expect(anomalies, describeAnomalies(anomalies, 20)).to.deep.equal([]);
-        else if (anomalies.length > 0) console.log(`      without WAIT:\n${describeAnomalies(anomalies, 10)}`);
+        else if (anomalies.length > 0)
+          console.log(`      without WAIT:\n${describeAnomalies(anomalies, 10)}`);
       },
     );
   });
