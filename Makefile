@@ -13,7 +13,7 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest coverage test-reliability bench bench-workers bench-floor clean
+.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest coverage test-reliability test-topologies bench bench-workers bench-floor clean
 
 node_modules/.install-stamp: package.json package-lock.json conformance/package.json
 	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
@@ -102,6 +102,22 @@ coverage: install
 test-reliability: build
 	rm -f reports/reliability/figures.json
 	MOCHA_SUITE_NAME=reliability mocha --config server/test/reliability/.mocharc.json
+
+## The users and apps tests, then the conformance suite, against Redis Sentinel (master, replica, three sentinels)
+## and Redis Cluster (three masters with a replica each), each started from redis-server on free ports and
+## stopped afterwards. Counts: reports/counts/topology-{sentinel,cluster}.json, conformance-{sentinel,cluster}.json.
+TOPOLOGIES := sentinel cluster
+test-topologies: build
+	mkdir -p $(COUNTS)
+	status=0; \
+	for kind in $(TOPOLOGIES); do \
+	  echo "== $$kind: server tests"; \
+	  TEST_TOPOLOGY=$$kind MOCHA_SUITE_NAME=topology-$$kind mocha --config server/test/.mocharc.topologies.json || status=1; \
+	  echo "== $$kind: conformance suite"; \
+	  CONFORMANCE_REPORT_DIR=reports/conformance-$$kind CONFORMANCE_COUNTS_FILE=$(COUNTS)/conformance-$$kind.json \
+	    tsx server/test/support/run-on-topology.ts $$kind -- node conformance/cli.mjs || status=1; \
+	done; \
+	exit $$status
 
 ## Server vs framework-free baseline (bench/), A/B alternated; writes reports/bench/latest.{json,md}. Not part of `make test`.
 ## Then bench-workers.

@@ -4,8 +4,21 @@ import path from 'node:path';
 export interface Config {
   host: string;
   port: number;
-  /** Connect to this Redis; when absent the server starts and owns an embedded redis-server. */
+  /** Connect to this Redis; when absent (and no Sentinel or Cluster is set) the server starts and owns an embedded redis-server. */
   redisUrl: string | undefined;
+  /** Redis Sentinel: the sentinels' addresses (`host:port`) and the name of the master they watch. */
+  redisSentinels: string[] | undefined;
+  redisSentinelName: string;
+  /** Password of the sentinels themselves (`requirepass` in sentinel.conf), if any. */
+  redisSentinelPassword: string | undefined;
+  /** Redis Cluster: seed nodes (`host:port`); the rest of the cluster is discovered from them. */
+  redisClusterNodes: string[] | undefined;
+  /** Password of the Redis servers behind Sentinel or in the Cluster (REDIS_URL carries its own). */
+  redisPassword: string | undefined;
+  /** A change is acknowledged once this many replicas have it (WAIT); 0 = as soon as the master has it. */
+  redisWaitReplicas: number;
+  /** How long WAIT may take before the change is answered 504 outcome_unknown. */
+  redisWaitTimeoutMs: number;
   /** Root of local state: the embedded Redis keeps its append-only file in `<dataDir>/redis`. */
   dataDir: string;
   redisServerBin: string;
@@ -40,11 +53,49 @@ function workersFrom(env: NodeJS.ProcessEnv): number {
   }
 }
 
+/** `host:port,host:port` (IPv6 as `[::1]:26379`); undefined when unset. */
+function addressesFrom(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const list = raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  for (const item of list) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[^:[\]\s]+):\d{1,5}$/.test(item)) {
+      throw new Error(`${name} must be a comma-separated list of host:port, got ${JSON.stringify(item)}`);
+    }
+  }
+  return list;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const redisUrl = env.REDIS_URL || undefined;
+  const redisSentinels = addressesFrom(env, 'REDIS_SENTINELS');
+  const redisClusterNodes = addressesFrom(env, 'REDIS_CLUSTER_NODES');
+  const chosen = [
+    redisUrl && 'REDIS_URL',
+    redisSentinels && 'REDIS_SENTINELS',
+    redisClusterNodes && 'REDIS_CLUSTER_NODES',
+  ];
+  if (chosen.filter(Boolean).length > 1) {
+    throw new Error(
+      `set only one of REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES (got ${chosen.filter(Boolean).join(', ')})`,
+    );
+  }
+  // Sentinel and Cluster exist to fail over to a replica, so they have one: wait for it by default.
+  const replicated = redisSentinels !== undefined || redisClusterNodes !== undefined;
   return {
     host: env.HOST || '127.0.0.1',
     port: intFrom(env, 'PORT', 8080, 0, 65535),
-    redisUrl: env.REDIS_URL || undefined,
+    redisUrl,
+    redisSentinels,
+    redisSentinelName: env.REDIS_SENTINEL_NAME || 'mymaster',
+    redisSentinelPassword: env.REDIS_SENTINEL_PASSWORD || undefined,
+    redisClusterNodes,
+    redisPassword: env.REDIS_PASSWORD || undefined,
+    redisWaitReplicas: intFrom(env, 'REDIS_WAIT_REPLICAS', replicated ? 1 : 0, 0, 100),
+    redisWaitTimeoutMs: intFrom(env, 'REDIS_WAIT_TIMEOUT_MS', 1000, 1, 60_000),
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     redisServerBin: env.REDIS_SERVER_BIN || 'redis-server',
     logLevel: env.LOG_LEVEL || 'info',

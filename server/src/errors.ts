@@ -75,3 +75,12 @@ export class ServiceUnavailableError extends HttpError {
     super(503, 'service_unavailable', message);
   }
 }
+
+/** A change reached Redis but was not confirmed (no reply, or not replicated in time): it may or may not stay applied. */
+export class OutcomeUnknownError extends HttpError {
+  constructor(
+    message = 'the data store stopped answering while the change was being saved; it may or may not have been applied: read the resource before retrying',
+  ) {
+    super(504, 'outcome_unknown', message);
+  }
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { AccessLog } from './logging.ts';
-import type { RedisTarget } from './redis/connect.ts';
+import { type RedisTarget, targetFromConfig } from './redis/connect.ts';
 import { type EmbeddedRedis, startEmbeddedRedis } from './redis/embedded.ts';
 import { startService } from './service.ts';
 
@@ -33,7 +33,7 @@ export async function runServer(config: Config, logger: Logger, accessLog: Acces
 }
 
 /**
- * The cluster primary (WORKERS > 1): owns the embedded Redis (when REDIS_URL is unset), forks the
+ * The cluster primary (WORKERS > 1): owns the embedded Redis (when no Redis is configured), forks the
  * workers, which share its port (node:cluster hands each new connection to the next worker), and
  * replaces a worker that dies. On SIGTERM or SIGINT every worker drains and exits, then the embedded
  * Redis stops. Serves no request itself.
@@ -41,7 +41,8 @@ export async function runServer(config: Config, logger: Logger, accessLog: Acces
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
   let embeddedRedis: EmbeddedRedis | undefined;
   const env: Record<string, string> = {};
-  if (!config.redisUrl) {
+  // The same condition as startService's: no Redis configured (URL, Sentinel or Cluster) means embedded.
+  if (!targetFromConfig(config)) {
     const dir = path.join(config.dataDir, 'redis');
     embeddedRedis = await startEmbeddedRedis({ bin: config.redisServerBin, dir, logger });
     env[PRIMARY_REDIS_ENV] = JSON.stringify({ path: embeddedRedis.socketPath } satisfies RedisTarget);

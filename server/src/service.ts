@@ -9,9 +9,16 @@ import { registerWorkerRoutes } from './apps/workers/routes.ts';
 import { WorkerStore } from './apps/workers/store.ts';
 import type { Config } from './config.ts';
 import type { AccessLog } from './logging.ts';
-import { createRedisClient, type RedisTarget, waitUntilReady } from './redis/connect.ts';
+import {
+  createRedisClient,
+  createTransactionClient,
+  type RedisTarget,
+  targetFromConfig,
+  waitUntilReady,
+} from './redis/connect.ts';
 import { type EmbeddedRedis, startEmbeddedRedis } from './redis/embedded.ts';
 import { ConnectionPool } from './redis/pool.ts';
+import { Replication } from './redis/replication.ts';
 import { UserStore } from './users/store.ts';
 
 export interface RunningService {
@@ -39,12 +46,8 @@ export async function startService(
   runningRedis?: RedisTarget,
 ): Promise<RunningService> {
   let embeddedRedis: EmbeddedRedis | undefined;
-  let target: RedisTarget;
-  if (runningRedis) {
-    target = runningRedis;
-  } else if (config.redisUrl) {
-    target = { url: config.redisUrl };
-  } else {
+  let target: RedisTarget | undefined = runningRedis ?? targetFromConfig(config);
+  if (!target) {
     const dir = path.join(config.dataDir, 'redis');
     embeddedRedis = await startEmbeddedRedis({ bin: config.redisServerBin, dir, logger });
     target = { path: embeddedRedis.socketPath };
@@ -52,20 +55,29 @@ export async function startService(
 
   const redis = createRedisClient(target, { enableAutoPipelining: true, lazyConnect: false });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  // A WAIT may hold its connection for REDIS_WAIT_TIMEOUT_MS: commands on such a connection get that much longer.
+  const waiting = { commandTimeout: 2000 + config.redisWaitTimeoutMs };
+  const writer =
+    config.redisWaitReplicas > 0
+      ? createRedisClient(target, { ...waiting, enableAutoPipelining: true, lazyConnect: false })
+      : redis;
+  if (writer !== redis) writer.on('error', () => {}); // the shared connection reports the same outage
   try {
-    await waitUntilReady(redis, 5_000);
+    await Promise.all([waitUntilReady(redis, 5_000), waitUntilReady(writer, 5_000)]);
   } catch {
     logger.warn('Redis is not reachable yet; answering 503 until it is');
   }
+  const replication = new Replication(writer, config.redisWaitReplicas, config.redisWaitTimeoutMs);
+  const redisTarget = target;
   const transactions = new ConnectionPool(() => {
-    const conn = createRedisClient(target);
+    const conn = createTransactionClient(redisTarget, writer, waiting);
     conn.on('error', () => {}); // reported through the request that used it
     return conn;
   });
 
-  const users = new UserStore(redis, transactions);
-  const domains = new DomainStore(redis);
-  const workers = new WorkerStore(redis, config.workerStopGraceMs);
+  const users = new UserStore(redis, transactions, replication);
+  const domains = new DomainStore(redis, replication);
+  const workers = new WorkerStore(redis, replication, config.workerStopGraceMs);
   const workerRemovals = new RemovalRunner({
     redis,
     target,
@@ -86,7 +98,15 @@ export async function startService(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  logger.info({ url, redis: config.redisUrl ? 'external' : 'embedded' }, 'user service listening');
+  const topology =
+    'sentinels' in target
+      ? 'sentinel'
+      : 'cluster' in target
+        ? 'cluster'
+        : embeddedRedis
+          ? 'embedded'
+          : 'external';
+  logger.info({ url, redis: topology, waitReplicas: config.redisWaitReplicas }, 'user service listening');
   workerRemovals.start();
 
   let closing: Promise<void> | undefined;
@@ -99,6 +119,7 @@ export async function startService(
       clearTimeout(timer);
       await workerRemovals.stop();
       await transactions.close();
+      if (writer !== redis) await writer.quit().catch(() => writer.disconnect());
       await redis.quit().catch(() => redis.disconnect());
       await embeddedRedis?.stop();
       logger.info('user service stopped');

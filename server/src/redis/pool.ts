@@ -48,13 +48,14 @@ export class ConnectionPool {
     }
     if (this.size < this.maxSize) {
       this.size++;
-      const conn = this.open();
+      let conn: Redis | undefined;
       try {
+        conn = this.open();
         await conn.connect();
         return conn;
       } catch {
         this.size--;
-        conn.disconnect();
+        conn?.disconnect();
         throw new ServiceUnavailableError();
       }
     }

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { CONFLICT, retryOnConflict } from '../redis/conflict-retry.ts';
 import { KeyedCombiner } from '../redis/keyed-queue.ts';
 import type { ConnectionPool } from '../redis/pool.ts';
+import type { Replication } from '../redis/replication.ts';
 import { DEFAULT_USER, type User } from './model.ts';
 
 /**
@@ -59,13 +60,17 @@ export class UserStore {
   /** Set once this process has seen the collection exist; reset on reconnect (Redis may be new). */
   private initialised = false;
 
+  /** Changes go through `replication.writer` and are acknowledged only once replicated (see Replication). */
   constructor(
     private readonly redis: Redis,
     private readonly transactions: ConnectionPool,
+    private readonly replication: Replication,
   ) {
-    redis.on('ready', () => {
+    const reset = () => {
       this.initialised = false;
-    });
+    };
+    redis.on('ready', reset);
+    if (replication.writer !== redis) replication.writer.on('ready', reset);
   }
 
   /**
@@ -117,7 +122,10 @@ export class UserStore {
   /** Adds the user unless one with its id exists; HSETNX makes concurrent creates of one id yield one winner. */
   async createUser(user: User): Promise<boolean> {
     if (!this.initialised) await this.initialise();
-    return (await this.redis.hsetnx(USER_KEYS.users, String(user.id), encode(user))) === 1;
+    const created =
+      (await this.replication.writer.hsetnx(USER_KEYS.users, String(user.id), encode(user))) === 1;
+    if (created) await this.replication.acknowledge();
+    return created;
   }
 
   /**
@@ -153,14 +161,16 @@ export class UserStore {
         .incr(guard)
         .pexpire(guard, GUARD_TTL_MS)
         .exec();
-      return result === null ? CONFLICT : true;
+      if (result === null) return CONFLICT;
+      await this.replication.acknowledge(conn);
+      return true;
     });
   }
 
   /** Removes the user if it exists; touching the guard in the same transaction aborts racing updates. */
   async deleteUser(id: number): Promise<boolean> {
     if (!this.initialised) await this.initialise();
-    const removed = await this.redis.eval(
+    const removed = await this.replication.writer.eval(
       DELETE_SCRIPT,
       2,
       USER_KEYS.users,
@@ -168,6 +178,7 @@ export class UserStore {
       String(id),
       GUARD_TTL_MS,
     );
+    if (removed === 1) await this.replication.acknowledge();
     return removed === 1;
   }
 
@@ -176,7 +187,8 @@ export class UserStore {
    * first, so once the collection is known to exist no request pays for an extra await.
    */
   private async initialise(): Promise<void> {
-    await this.redis.eval(
+    // On the writer: the change that follows is acknowledged with it (a read does not wait for replicas).
+    await this.replication.writer.eval(
       INITIALISE_SCRIPT,
       2,
       USER_KEYS.initialised,

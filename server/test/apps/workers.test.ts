@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { APP_KEYS, REMOVAL_GROUP } from '../../src/apps/keys.ts';
-import { startTestRedis, type TestRedis } from '../support/redis.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { TestRedis } from '../support/redis.ts';
+import { startSuiteRedis, startTestService, type TestService } from '../support/service.ts';
 import {
   call,
   expectError,
@@ -235,7 +235,7 @@ describe('apps: worker removal across restarts and instances', () => {
   let testRedis: TestRedis;
   let redis: Redis;
   before(async () => {
-    testRedis = await startTestRedis();
+    testRedis = await startSuiteRedis();
     redis = new Redis(testRedis.url);
   });
   after(async () => {

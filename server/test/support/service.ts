@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type RunningService, startService } from '../../src/service.ts';
 import { startTestRedis, type TestRedis } from './redis.ts';
+import { type TopologyRedis, topologyRedis } from './topologies.ts';
 
 export interface TestService {
   url: string;
@@ -15,18 +16,27 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-/** Builds the real service on its own real Redis, listening on a free port. */
+/**
+ * A fresh Redis for one test: a single redis-server, or with TEST_TOPOLOGY=sentinel|cluster the suite's
+ * topology, emptied (see topologies.ts).
+ */
+export async function startSuiteRedis(): Promise<TestRedis> {
+  return (await topologyRedis()) ?? (await startTestRedis());
+}
+
+/** Builds the real service on its own real Redis (or the suite's topology), listening on a free port. */
 export async function startTestService(
   overrides: Partial<Config> = {},
   redis?: TestRedis,
 ): Promise<TestService> {
-  const ownRedis = redis ?? (await startTestRedis());
+  const ownRedis = redis ?? (await startSuiteRedis());
+  const topologyEnv = (ownRedis as Partial<TopologyRedis>).serviceEnv;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-test-data-'));
   const config: Config = {
-    ...loadConfig({}),
+    ...loadConfig(topologyEnv ?? {}),
     host: '127.0.0.1',
     port: 0,
-    redisUrl: ownRedis.url,
+    redisUrl: topologyEnv ? undefined : ownRedis.url,
     dataDir,
     logLevel: process.env.TEST_LOG_LEVEL || 'silent',
     ...overrides,

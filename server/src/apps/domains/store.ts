@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { ConflictError } from '../../errors.ts';
 import { CONFLICT, retryOnConflict } from '../../redis/conflict-retry.ts';
 import { KeyedQueue } from '../../redis/keyed-queue.ts';
+import type { Replication } from '../../redis/replication.ts';
 import { APP_KEYS } from '../keys.ts';
 import { newId, timestamp } from '../params.ts';
 import type { Domain } from './model.ts';
@@ -65,7 +66,11 @@ export class DomainStore {
   /** Changes of one domain in this process take turns, so they never conflict with each other. */
   private readonly changes = new KeyedQueue<string>();
 
-  constructor(private readonly redis: Redis) {}
+  /** Changes go through `replication.writer` and are acknowledged only once replicated (see Replication). */
+  constructor(
+    private readonly redis: Redis,
+    private readonly replication: Replication,
+  ) {}
 
   /** The app's domains, oldest first (ties broken by id). */
   async list(appId: string): Promise<Domain[]> {
@@ -85,8 +90,16 @@ export class DomainStore {
     const now = timestamp();
     const domain: Domain = { id: newId(), hostname, created_at: now, updated_at: now };
     const keys = [APP_KEYS.domains(appId), APP_KEYS.hostnames(appId)];
-    const added = await this.redis.eval(CREATE_SCRIPT, 2, ...keys, domain.id, hostname, encode(domain));
+    const added = await this.replication.writer.eval(
+      CREATE_SCRIPT,
+      2,
+      ...keys,
+      domain.id,
+      hostname,
+      encode(domain),
+    );
     if (added !== 1) throw hostnameTaken(hostname);
+    await this.replication.acknowledge();
     return domain;
   }
 
@@ -107,7 +120,7 @@ export class DomainStore {
     if (expected === null) return undefined;
     const current = decode(id, expected);
     const next: Domain = { ...current, hostname, updated_at: timestamp(current.updated_at) };
-    const outcome = await this.redis.eval(
+    const outcome = await this.replication.writer.eval(
       UPDATE_SCRIPT,
       2,
       APP_KEYS.domains(appId),
@@ -118,7 +131,10 @@ export class DomainStore {
       current.hostname,
       hostname,
     );
-    if (outcome === 'ok') return next;
+    if (outcome === 'ok') {
+      await this.replication.acknowledge();
+      return next;
+    }
     if (outcome === 'missing') return undefined;
     if (outcome === 'conflict') throw hostnameTaken(hostname);
     return CONFLICT; // 'stale': changed since it was read
@@ -126,13 +142,15 @@ export class DomainStore {
 
   /** Removes the domain; returns it as it was just before, or undefined when it did not exist. */
   async remove(appId: string, id: string): Promise<Domain | undefined> {
-    const removed = await this.redis.eval(
+    const removed = await this.replication.writer.eval(
       DELETE_SCRIPT,
       2,
       APP_KEYS.domains(appId),
       APP_KEYS.hostnames(appId),
       id,
     );
-    return typeof removed === 'string' ? decode(id, removed) : undefined;
+    if (typeof removed !== 'string') return undefined;
+    await this.replication.acknowledge();
+    return decode(id, removed);
   }
 }

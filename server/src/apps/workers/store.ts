@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { ConflictError } from '../../errors.ts';
 import { CONFLICT, retryOnConflict } from '../../redis/conflict-retry.ts';
 import { KeyedQueue } from '../../redis/keyed-queue.ts';
+import type { Replication } from '../../redis/replication.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../keys.ts';
 import { newId, timestamp } from '../params.ts';
 import type { Worker, WorkerSize } from './model.ts';
@@ -78,8 +79,10 @@ export class WorkerStore {
   /** Changes of one worker in this process take turns, so they never conflict with each other. */
   private readonly changes = new KeyedQueue<string>();
 
+  /** Changes go through `replication.writer` and are acknowledged only once replicated (see Replication). */
   constructor(
     private readonly redis: Redis,
+    private readonly replication: Replication,
     /** How long a stopping worker stays before its removal job deletes it. */
     private readonly stopGraceMs: number,
   ) {}
@@ -100,7 +103,8 @@ export class WorkerStore {
   async create(appId: string, command: string, size: WorkerSize): Promise<Worker> {
     const now = timestamp();
     const worker: Worker = { id: newId(), command, size, state: 'up', created_at: now, updated_at: now };
-    await this.redis.hset(APP_KEYS.workers(appId), worker.id, encode(worker));
+    await this.replication.writer.hset(APP_KEYS.workers(appId), worker.id, encode(worker));
+    await this.replication.acknowledge();
     return worker;
   }
 
@@ -134,8 +138,11 @@ export class WorkerStore {
     if (current.state === 'stopping')
       throw new ConflictError('the worker is stopping and can no longer be changed');
     const next: Worker = { ...current, size, updated_at: timestamp(current.updated_at) };
-    const outcome = await this.redis.eval(REPLACE_SCRIPT, 1, key, id, expected, encode(next));
-    if (outcome === 'ok') return next;
+    const outcome = await this.replication.writer.eval(REPLACE_SCRIPT, 1, key, id, expected, encode(next));
+    if (outcome === 'ok') {
+      await this.replication.acknowledge();
+      return next;
+    }
     if (outcome === 'missing') return undefined;
     return CONFLICT;
   }
@@ -149,7 +156,7 @@ export class WorkerStore {
     if (current.state === 'stopping') return 'already_stopping';
     const next: Worker = { ...current, state: 'stopping', updated_at: timestamp(current.updated_at) };
     const due = String(Date.now() + this.stopGraceMs);
-    const outcome = await this.redis.eval(
+    const outcome = await this.replication.writer.eval(
       STOP_SCRIPT,
       2,
       key,
@@ -160,14 +167,20 @@ export class WorkerStore {
       appId,
       due,
     );
-    if (outcome === 'ok') return 'stopping';
+    if (outcome === 'ok') {
+      await this.replication.acknowledge();
+      return 'stopping';
+    }
     if (outcome === 'missing') return 'missing';
     return CONFLICT;
   }
 
-  /** Carries out a removal job (see COMPLETE_SCRIPT); true when this call removed the worker. */
+  /**
+   * Carries out a removal job (see COMPLETE_SCRIPT); true when this call removed the worker. Not waited
+   * for replicas: nobody is answered, and a job lost in a failover comes back and is carried out again.
+   */
   async completeRemoval(job: RemovalJob): Promise<boolean> {
-    const removed = await this.redis.eval(
+    const removed = await this.replication.writer.eval(
       COMPLETE_SCRIPT,
       2,
       APP_KEYS.workers(job.appId),
