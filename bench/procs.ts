@@ -18,6 +18,36 @@ export function killAllChildren(): void {
   }
 }
 
+/**
+ * Runs a bench's `main` as the whole process: every child it started is killed when main ends, fails,
+ * is interrupted, or runs past `watchdogMs` (a hung bench must not leave servers behind).
+ */
+export function runBenchMain(name: string, main: () => Promise<void>, watchdogMs: number): void {
+  const watchdog = setTimeout(() => {
+    console.error(`${name}: watchdog expired, stopping`);
+    killAllChildren();
+    process.exit(2);
+  }, watchdogMs);
+  watchdog.unref();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      killAllChildren();
+      process.exit(130);
+    });
+  }
+  main().then(
+    () => {
+      killAllChildren();
+      process.exit(0);
+    },
+    (err) => {
+      console.error(err);
+      killAllChildren();
+      process.exit(1);
+    },
+  );
+}
+
 export type Fsync = 'off' | 'everysec' | 'always';
 
 export interface BenchRedis {

@@ -24,9 +24,9 @@ import { runContention } from './contention.ts';
 import { CONNECTIONS, DURATION, ROUNDS } from './options.ts';
 import {
   type BenchRedis,
-  killAllChildren,
   type NodeServer,
   rssMiB,
+  runBenchMain,
   startNode,
   startRedis,
   withCpuPerRequest,
@@ -771,27 +771,4 @@ async function main(): Promise<void> {
   }
 }
 
-const watchdog = setTimeout(() => {
-  console.error('bench: watchdog expired, stopping');
-  killAllChildren();
-  process.exit(2);
-}, WATCHDOG_MS);
-watchdog.unref();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    killAllChildren();
-    process.exit(130);
-  });
-}
-
-main().then(
-  () => {
-    killAllChildren();
-    process.exit(0);
-  },
-  (err) => {
-    console.error(err);
-    killAllChildren();
-    process.exit(1);
-  },
-);
+runBenchMain('bench', main, WATCHDOG_MS);

@@ -23,8 +23,8 @@ import {
   type BenchRedis,
   cpuMs,
   descendantPids,
-  killAllChildren,
   type NodeServer,
+  runBenchMain,
   startNode,
   startRedis,
   withCpuPerRequest,
@@ -297,27 +297,4 @@ async function main(): Promise<void> {
   }
 }
 
-const watchdog = setTimeout(() => {
-  console.error('bench-workers: watchdog expired, stopping');
-  killAllChildren();
-  process.exit(2);
-}, WATCHDOG_MS);
-watchdog.unref();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    killAllChildren();
-    process.exit(130);
-  });
-}
-
-main().then(
-  () => {
-    killAllChildren();
-    process.exit(0);
-  },
-  (err) => {
-    console.error(err);
-    killAllChildren();
-    process.exit(1);
-  },
-);
+runBenchMain('bench-workers', main, WATCHDOG_MS);
