@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import {
@@ -11,20 +10,9 @@ import {
   sleep,
   startChildServer,
 } from './support/child-server.ts';
-import { FORM, form, rawRequest, request } from './support/client.ts';
+import { connectRefused, FORM, form, rawRequest, request } from './support/client.ts';
 import { ms, printFigures } from './support/figures.ts';
 import { SUCCESS_BODY } from './support/workload.ts';
-
-function connectRefused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
-  });
-}
 
 function readAof(dir: string): string {
   let text = '';

@@ -13,7 +13,7 @@ import {
   startChildServer,
   tempDir,
 } from './support/child-server.ts';
-import { FORM, form, rawRequest, request } from './support/client.ts';
+import { connectRefused, FORM, form, rawRequest, request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
 import { SUCCESS_BODY } from './support/workload.ts';
 
@@ -119,17 +119,6 @@ async function createAndDeleteWorkers(server: ChildServer, count: number): Promi
     ids.push(id);
   }
   return ids;
-}
-
-function connectRefused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
-  });
 }
 
 /**

@@ -111,6 +111,15 @@ async function terminate(node: TopologyNode, signal: NodeJS.Signals): Promise<vo
   clearTimeout(timer);
 }
 
+/** SIGKILLs the node that serves the `{usersvc}` slot (on the port `master` resolves to) and returns it. */
+async function killNodeOnPort(nodes: TopologyNode[], master: Promise<number>): Promise<TopologyNode> {
+  const port = await master;
+  const node = nodes.find((n) => n.port === port);
+  if (!node) throw new Error(`no node on port ${port}`);
+  await terminate(node, 'SIGKILL');
+  return node;
+}
+
 function dataNodeArgs(port: number, dir: string, extra: string[]): string[] {
   // biome-ignore format: flag and value pairs read best one pair a line
   return [
@@ -222,13 +231,7 @@ export async function startSentinelTopology(): Promise<Topology> {
       if (port === undefined) throw new Error('no sentinel answered');
       return port;
     },
-    async killServiceMaster() {
-      const port = await topology.serviceMaster();
-      const node = nodes.find((n) => n.port === port);
-      if (!node) throw new Error(`no node on port ${port}`);
-      await terminate(node, 'SIGKILL');
-      return node;
-    },
+    killServiceMaster: () => killNodeOnPort(nodes, topology.serviceMaster()),
     async waitForFailover(oldPort, timeoutMs = 30_000) {
       let port: number | undefined;
       await waitUntil(
@@ -332,13 +335,7 @@ export async function startClusterTopology(): Promise<Topology> {
     env: { REDIS_CLUSTER_NODES: nodes.map((n) => `127.0.0.1:${n.port}`).join(',') },
     nodes,
     serviceMaster: async () => (await slotOwner()).master,
-    async killServiceMaster() {
-      const port = await topology.serviceMaster();
-      const node = nodes.find((n) => n.port === port);
-      if (!node) throw new Error(`no node on port ${port}`);
-      await terminate(node, 'SIGKILL');
-      return node;
-    },
+    killServiceMaster: () => killNodeOnPort(nodes, topology.serviceMaster()),
     async waitForFailover(oldPort, timeoutMs = 30_000) {
       let port = oldPort;
       await waitUntil(

@@ -181,3 +181,15 @@ export async function waitForStatus(url: string, status: number, timeoutMs: numb
   }
   throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms`);
 }
+
+/** True when nothing listens on the loopback port any more (the connection is refused). */
+export function connectRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+  });
+}
