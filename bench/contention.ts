@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { freePort } from '../server/test/support/redis.ts';
 import { CONNECTIONS_UNDER_CONTENTION, DURATION, ROUNDS } from './options.ts';
 import { type BenchRedis, cpuMs, type NodeServer, startNode, startRedis } from './procs.ts';
-import { median, quantile } from './stats.ts';
+import { median, summariseRounds } from './stats.ts';
 
 export const CONTENTION_SCENARIOS = [
   { id: 'post-one-id', title: 'POST one id, 50 connections', instances: 1 },
@@ -138,15 +138,9 @@ async function runOnce(side: Side, seconds: number): Promise<ContentionRun> {
 }
 
 function summarise(runs: ContentionRun[], others: ContentionRun[]): ContentionSummary {
-  const ratios = runs.map((r, i) => r.reqPerSec / (others[i]?.reqPerSec ?? Number.NaN));
   const total = (pick: (r: ContentionRun) => number) => runs.reduce((sum, r) => sum + pick(r), 0);
   return {
-    reqPerSec: median(runs.map((r) => r.reqPerSec)),
-    ratio: median(ratios),
-    ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
-    max: Math.max(...runs.map((r) => r.max)),
+    ...summariseRounds(runs, others),
     requests: total((r) => r.requests),
     non2xx: total((r) => r.non2xx),
     errors: total((r) => r.errors),

@@ -31,7 +31,7 @@ import {
   startRedis,
   withCpuPerRequest,
 } from './procs.ts';
-import { median, quantile } from './stats.ts';
+import { median, summariseRounds } from './stats.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.join(ROOT, 'reports', 'bench');
@@ -385,14 +385,8 @@ interface Summary {
 }
 
 function summarise(runs: RunFigures[], others: RunFigures[] = []): Summary {
-  const ratios = runs.map((r, i) => r.reqPerSec / (others[i]?.reqPerSec ?? Number.NaN));
   return {
-    reqPerSec: median(runs.map((r) => r.reqPerSec)),
-    ratio: median(ratios),
-    ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
-    max: Math.max(...runs.map((r) => r.max)),
+    ...summariseRounds(runs, others),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     rssMiB: (runs.at(-1) as RunFigures).rssMiB,

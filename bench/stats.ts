@@ -8,3 +8,27 @@ export function quantile(values: number[], share: number): number {
 }
 
 export const median = (values: number[]): number => quantile(values, 0.5);
+
+/** What every scenario's rounds report: throughput and latency per round. */
+export interface RoundFigures {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/**
+ * The medians of one target's rounds, and the median (with quartiles) of its per-round ratio to the
+ * other target's round run next to it.
+ */
+export function summariseRounds(runs: RoundFigures[], others: RoundFigures[]) {
+  const ratios = runs.map((r, i) => r.reqPerSec / (others[i]?.reqPerSec ?? Number.NaN));
+  return {
+    reqPerSec: median(runs.map((r) => r.reqPerSec)),
+    ratio: median(ratios),
+    ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)] as [number, number],
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    max: Math.max(...runs.map((r) => r.max)),
+  };
+}
