@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { freePort } from '../server/test/support/redis.ts';
 import { CONNECTIONS_UNDER_CONTENTION, DURATION, ROUNDS } from './options.ts';
 import { type BenchRedis, cpuMs, type NodeServer, startNode, startRedis } from './procs.ts';
-import { median, summariseRounds } from './stats.ts';
+import { median, type RoundsSummary, summariseRounds } from './stats.ts';
 
 export const CONTENTION_SCENARIOS = [
   { id: 'post-one-id', title: 'POST one id, 50 connections', instances: 1 },
@@ -59,13 +59,7 @@ interface ContentionRun {
   cpuUsPerReq: number;
 }
 
-export interface ContentionSummary {
-  reqPerSec: number;
-  ratio: number;
-  ratioQuartiles: [number, number];
-  p50: number;
-  p99: number;
-  max: number;
+export interface ContentionSummary extends RoundsSummary {
   requests: number;
   non2xx: number;
   errors: number;

@@ -31,7 +31,7 @@ import {
   startRedis,
   withCpuPerRequest,
 } from './procs.ts';
-import { median, summariseRounds } from './stats.ts';
+import { median, type RoundsSummary, summariseRounds } from './stats.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.join(ROOT, 'reports', 'bench');
@@ -367,15 +367,7 @@ async function runOnce(target: Target, scenario: Scenario, seconds: number): Pro
   };
 }
 
-interface Summary {
-  reqPerSec: number;
-  /** Median over rounds of this target's req/s divided by the other's in the same round (adjacent runs). */
-  ratio: number;
-  /** Lower and upper quartile of those per-round ratios: how far one round can be trusted. */
-  ratioQuartiles: [number, number];
-  p50: number;
-  p99: number;
-  max: number;
+interface Summary extends RoundsSummary {
   errors: number;
   requests: number;
   rssMiB: number;

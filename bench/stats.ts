@@ -17,16 +17,24 @@ export interface RoundFigures {
   max: number;
 }
 
+/** The medians of a target's rounds, and its ratio to the other target. */
+export interface RoundsSummary extends RoundFigures {
+  /** Median over rounds of this target's req/s divided by the other's in the same round (adjacent runs). */
+  ratio: number;
+  /** Lower and upper quartile of those per-round ratios: how far one round can be trusted. */
+  ratioQuartiles: [number, number];
+}
+
 /**
  * The medians of one target's rounds, and the median (with quartiles) of its per-round ratio to the
  * other target's round run next to it.
  */
-export function summariseRounds(runs: RoundFigures[], others: RoundFigures[]) {
+export function summariseRounds(runs: RoundFigures[], others: RoundFigures[]): RoundsSummary {
   const ratios = runs.map((r, i) => r.reqPerSec / (others[i]?.reqPerSec ?? Number.NaN));
   return {
     reqPerSec: median(runs.map((r) => r.reqPerSec)),
     ratio: median(ratios),
-    ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)] as [number, number],
+    ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     max: Math.max(...runs.map((r) => r.max)),
