@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import restify, { type Request, type Response, type Server } from 'restify';
 import { registerHealthRoutes } from './health/routes.ts';
 import { handleClientError, sendError } from './http/errors.ts';
-import { assignRequestId, missingHostError, requireBearerToken } from './http/middleware.ts';
+import { assignRequestId, checkRequest, requireBearerToken, routeByTarget } from './http/middleware.ts';
 import type { AccessEntry, AccessLog } from './logging.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import type { UserStore } from './users/store.ts';
@@ -18,6 +18,8 @@ export interface AppDependencies {
   /** Registers further resources (the JSON resources under /apps). */
   extraRoutes?: Array<(server: Server) => void>;
   apiToken?: string | undefined;
+  /** ALLOWED_HOSTS (see config.ts); undefined: any host name. */
+  allowedHosts?: readonly string[] | undefined;
 }
 
 /** restify 12 has `first` handlers; @types/restify (written for restify 8) does not know them. */
@@ -41,22 +43,29 @@ export function createApp(deps: AppDependencies): Server {
   const http = server.server as HttpServer & {
     connectionsCheckingInterval: number;
     requireHostHeader: boolean;
+    shouldUpgradeCallback: () => boolean;
   };
-  http.on('clientError', handleClientError);
+  http.on('clientError', (err, socket) => handleClientError(err, socket, accessLog));
   http.headersTimeout = 10_000;
   http.requestTimeout = 30_000;
   http.keepAliveTimeout = 5_000;
   http.connectionsCheckingInterval = 1_000;
   http.requireHostHeader = false; // checked below, to answer with an error body
+  // This service upgrades nothing. Restify listens to 'upgrade' (to re-emit it), so Node handed such
+  // requests over as upgraded sockets nobody answered or closed; now they are ordinary requests.
+  http.shouldUpgradeCallback = () => false;
 
   // A `first` handler runs synchronously before restify's per-request setup: cheaper than a `pre`
   // handler (no deferred call, no handler timers) for what every request needs.
+  const checks = { allowedHosts: deps.allowedHosts, checkOrigin: !deps.apiToken };
   (server as ServerWithFirst).first((req, res) => {
     assignRequestId(req);
-    const missingHost = missingHostError(req);
-    if (!missingHost) return true;
+    // A request that asked for another protocol gets its answer and then the connection is closed.
+    if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
+    const refused = routeByTarget(req) ?? checkRequest(req, checks);
+    if (!refused) return true;
     // Answered here, so restify will not emit 'after' for it: logged here too.
-    sendError(req, res, missingHost, logger);
+    sendError(req, res, refused, logger);
     logRequest(accessLog, req, res, 0);
     return false;
   });

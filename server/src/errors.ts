@@ -84,3 +84,10 @@ export class OutcomeUnknownError extends HttpError {
     super(504, 'outcome_unknown', message);
   }
 }
+
+/** The request is understood but refused whoever sends it this way (a host not served, another origin). */
+export class ForbiddenError extends HttpError {
+  constructor(code: string, message: string) {
+    super(403, code, message);
+  }
+}

@@ -10,6 +10,7 @@ import {
   PayloadTooLargeError,
   UnauthorizedError,
 } from '../errors.ts';
+import type { AccessLog } from '../logging.ts';
 import { isRedisUnavailable, mayHaveBeenApplied } from '../redis/connect.ts';
 import { JSON_CONTENT_TYPE, sendJson, sendXml } from './send.ts';
 import { renderXmlError, XML_CONTENT_TYPE } from './xml.ts';
@@ -88,9 +89,14 @@ export function sendError(req: Request, res: Response, err: unknown, logger: Log
 /**
  * Node's HTTP parser rejects a request before any route runs (malformed request line or headers,
  * headers over the size limit, a body cut short, header or request timeout). Node's default answer has
- * no body; this one carries the same error body as every other answer, with nosniff and a Request-Id.
+ * no body; this one carries the same error body as every other answer, with nosniff and a Request-Id,
+ * and it gets its access-log line like every other answer.
  */
-export function handleClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+export function handleClientError(
+  err: Error & { code?: string; rawPacket?: Buffer },
+  socket: Duplex,
+  accessLog: AccessLog,
+): void {
   const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
     socket.destroy();
@@ -102,13 +108,18 @@ export function handleClientError(err: Error & { code?: string; rawPacket?: Buff
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'the request was not received in time']
         : [400, 'bad_request', 'the request is not valid HTTP/1.1'];
-  const path = /^[A-Za-z]+ (\S+)/.exec(err.rawPacket?.toString('latin1') ?? '')?.[1] ?? '';
+  const requestLine = /^([A-Za-z]+) (\S+)/.exec(err.rawPacket?.toString('latin1') ?? '');
+  const method = requestLine?.[1] ?? '';
+  const path = requestLine?.[2] ?? '';
   const json = errorFormatFor(path) === 'json';
+  const reqId = randomUUID();
   const body = json ? JSON.stringify({ id: code, message }) : renderXmlError(code, message);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       `Content-Type: ${json ? JSON_CONTENT_TYPE : XML_CONTENT_TYPE}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Content-Type-Options: nosniff\r\nRequest-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+      `X-Content-Type-Options: nosniff\r\nRequest-Id: ${reqId}\r\nConnection: close\r\n\r\n${body}`,
   );
+  // The request line as far as it could be read (bounded: it may be what was too large).
+  accessLog({ reqId, method: method.slice(0, 16), url: path.slice(0, 2048), status, ms: 0 });
 }
