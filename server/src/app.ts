@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import restify, { type Request, type Response, type Server } from 'restify';
+import { ExpectationFailedError } from './errors.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { handleClientError, sendError } from './http/errors.ts';
 import { assignRequestId, checkRequest, requireBearerToken, routeByTarget } from './http/middleware.ts';
@@ -70,6 +71,14 @@ export function createApp(deps: AppDependencies): Server {
     return false;
   });
   if (deps.apiToken) server.pre(requireBearerToken(deps.apiToken));
+  // Node answers an unknown expectation itself, with no body; this answer has the usual error body.
+  http.on('checkExpectation', (req: Request, res: Response) => {
+    assignRequestId(req);
+    routeByTarget(req);
+    res.shouldKeepAlive = false;
+    sendError(req, res, new ExpectationFailedError(), logger);
+    logRequest(accessLog, req, res, 0);
+  });
 
   registerHealthRoutes(server, deps.redis);
   registerUserRoutes(server, deps.users);

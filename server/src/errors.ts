@@ -91,3 +91,10 @@ export class ForbiddenError extends HttpError {
     super(403, code, message);
   }
 }
+
+/** An `Expect` header other than 100-continue (Node's own 417 has no body). */
+export class ExpectationFailedError extends HttpError {
+  constructor() {
+    super(417, 'expectation_failed', 'the only expectation supported is "Expect: 100-continue"');
+  }
+}
