@@ -106,7 +106,7 @@ function failedRequest(
     err.rawPacket?.toString('latin1', 0, (err.bytesParsed ?? Number.POSITIVE_INFINITY) + 1) ?? '';
   let method = '';
   let path = '';
-  for (const line of packet.matchAll(/(?:^|\n)([A-Za-z]+) (\S*)/g)) [, method = '', path = ''] = line;
+  for (const line of packet.matchAll(/(?:^|\n)([A-Z]+) (\S*)/g)) [, method = '', path = ''] = line;
   return { method, path };
 }
 
@@ -162,6 +162,6 @@ function answerClientError(
       `X-Content-Type-Options: nosniff\r\nRequest-Id: ${reqId}\r\nConnection: close\r\n\r\n` +
       (method === 'HEAD' ? '' : body), // a HEAD answer has no body: it would read as a next answer
   );
-  // The request line as far as it could be read (bounded: it may be what was too large).
+  // The request line as far as it could be read (methods are upper case; a header line is not one) (bounded: it may be what was too large).
   accessLog({ reqId, method: method.slice(0, 16), url: path.slice(0, 2048), status, ms: 0 });
 }

@@ -74,6 +74,24 @@ async function descriptorsSettled(pid: number, baseline: Baseline): Promise<bool
   }
 }
 
+/** Sends cases `last`-4 … `last` one at a time, each followed by a pause; the first one after which the process is dead. */
+async function findKiller(server: ChildServer, last: number): Promise<{ index?: number; crash: string }> {
+  for (let index = Math.max(0, last - 4); index <= last; index++) {
+    const c = fuzzCase(SEED, index, server.port);
+    await exchange(
+      server.port,
+      c.bytes,
+      c.requests.map((r) => r.method),
+      ANSWER_TIMEOUT_MS,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    if (server.proc.exitCode !== null || server.proc.signalCode !== null) {
+      return { index, crash: /\n(\w*Error[^\n]*)/.exec(server.output())?.[1] ?? server.output().slice(-200) };
+    }
+  }
+  return { crash: '' };
+}
+
 /** The server as `make run` starts it (embedded Redis, no token), warmed up: every connection pool open. */
 async function startTarget(): Promise<{ server: ChildServer; baseline: Baseline }> {
   const server = await startChildServer();
@@ -150,8 +168,19 @@ describe(`fuzz: raw HTTP against the server process (seed ${SEED}, ${ONLY_CASE =
       const alive = server.proc.exitCode === null && server.proc.signalCode === null && isAlive(server.pid);
       if (!alive) {
         await new Promise((r) => setTimeout(r, 100));
-        record(c, 'process died', server.output().slice(-400));
+        // The crash may land after the connection of a later case closed: replay the last few cases one
+        // at a time on a fresh server to name the one that kills it.
         await disposeChildServer(server);
+        target = await startTarget();
+        const killer = await findKiller(target.server, index);
+        const culprit = fuzzCase(SEED, killer.index ?? index, target.server.port);
+        record(
+          culprit,
+          'process died',
+          killer.index === undefined ? `not reproduced alone (detected after case ${index})` : killer.crash,
+        );
+        const { server: replayed } = target;
+        await disposeChildServer(replayed);
         target = await startTarget();
         restarts++;
         continue;
