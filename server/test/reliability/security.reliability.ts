@@ -66,12 +66,12 @@ describe('security', function () {
     it('slow-loris headers are cut at the header timeout, a trickled body at the request timeout, and others are served meanwhile', async () => {
       const port = Number(new URL(svc.url).port);
       const headerLoris = Array.from({ length: 40 }, () =>
-        slowClient(port, `GET /UserService/users HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(10_000)}`, 250),
+        slowClient(port, `GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(10_000)}`, 250),
       );
       const bodyLoris = Array.from({ length: 10 }, () =>
         slowClient(
           port,
-          `PUT /UserService/users HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: 20000\r\n\r\n${'a'.repeat(20_000)}`,
+          `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 20000\r\n\r\n${'a'.repeat(20_000)}`,
           20,
         ),
       );
@@ -115,12 +115,12 @@ describe('security', function () {
       const port = Number(new URL(svc.url).port);
       const big = await rawRequest(
         port,
-        `GET /UserService/users HTTP/1.1\r\nHost: x\r\nCookie: ${'c'.repeat(17_000)}\r\n\r\n`,
+        `GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${'c'.repeat(17_000)}\r\n\r\n`,
       );
       const started = performance.now();
       const huge = await rawRequest(
         port,
-        `PUT /UserService/users HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: 1073741824\r\n\r\nid=1`,
+        `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 1073741824\r\n\r\nid=1`,
       );
       const hugeMs = performance.now() - started;
       printFigures('security: size limits', {
