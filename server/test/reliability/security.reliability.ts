@@ -66,7 +66,11 @@ describe('security', function () {
     it('slow-loris headers are cut at the header timeout, a trickled body at the request timeout, and others are served meanwhile', async () => {
       const port = Number(new URL(svc.url).port);
       const headerLoris = Array.from({ length: 40 }, () =>
-        slowClient(port, `GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(10_000)}`, 250),
+        slowClient(
+          port,
+          `GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(10_000)}`,
+          250,
+        ),
       );
       const bodyLoris = Array.from({ length: 10 }, () =>
         slowClient(
