@@ -53,7 +53,9 @@ export function createApp(deps: AppDependencies): Server {
   http.connectionsCheckingInterval = 1_000;
   http.requireHostHeader = false; // checked below, to answer with an error body
   // This service upgrades nothing. Restify listens to 'upgrade' (to re-emit it), so Node handed such
-  // requests over as upgraded sockets nobody answered or closed; now they are ordinary requests.
+  // requests over as upgraded sockets nobody answered or closed. With no listener (every Node version)
+  // and no upgrade accepted (Node 24.9+ asks shouldUpgradeCallback), they are ordinary requests.
+  http.removeAllListeners('upgrade');
   http.shouldUpgradeCallback = () => false;
 
   // A `first` handler runs synchronously before restify's per-request setup: cheaper than a `pre`
