@@ -7,7 +7,7 @@ export interface Exchange {
   answers: Array<{ status: number; headers: Record<string, string> }>;
   /** Set when the bytes received are not a sequence of well-formed HTTP/1.1 answers. */
   malformed?: string;
-  /** The server closed the connection within the time limit. */
+  /** Every request got its final answer, or the server closed the connection, within the time limit. */
   closed: boolean;
   /** Bytes received, and the first of them (latin1) for a report. */
   received: number;
@@ -16,42 +16,60 @@ export interface Exchange {
 }
 
 /**
- * Writes `bytes`, half-closes (the client sends nothing more) and collects everything until the server
- * closes the connection or `timeoutMs` passes; then parses what came as HTTP/1.1 answers to `methods`
- * (a HEAD answer has no body).
+ * Writes `bytes` and collects the answers: done once every request has its final answer, or the server
+ * closed the connection. A request that is still incomplete (its body shorter than declared) gets no
+ * answer: after `idleMs` without a byte, the client half-closes (sends nothing more), and the server
+ * must then answer or close within `timeoutMs`. (Node ends a connection whose client half-closed
+ * before the answer was written, so half-closing at once would leave the slower answers unchecked.)
+ * What came is parsed as HTTP/1.1 answers to `methods` (a HEAD answer has no body).
  */
 export function exchange(
   port: number,
   bytes: Buffer,
   methods: string[],
   timeoutMs: number,
+  idleMs = 150,
 ): Promise<Exchange> {
   const started = performance.now();
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     let done = false;
+    let answered = false;
     const finish = (closed: boolean) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      clearTimeout(idle);
       socket.destroy();
       const data = Buffer.concat(chunks);
       resolve({
         ...parseAnswers(data, methods),
-        closed,
+        closed: closed || answered,
         received: data.length,
         head: data.toString('latin1', 0, 900),
         ms: performance.now() - started,
       });
     };
     const timer = setTimeout(() => finish(false), timeoutMs);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let idle: NodeJS.Timeout | undefined;
+    const resetIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => socket.end(), idleMs);
+    };
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const { answers, malformed } = parseAnswers(Buffer.concat(chunks), methods);
+      if (!malformed && answers.filter((a) => a.status >= 200).length >= methods.length) {
+        answered = true;
+        finish(false);
+      } else resetIdle();
+    });
     socket.on('close', () => finish(true));
     socket.on('error', () => {}); // a reset is a close
     socket.on('connect', () => {
       socket.write(bytes);
-      socket.end();
+      resetIdle();
     });
   });
 }
