@@ -34,7 +34,7 @@ function pathOnlyUrl(this: RoutedRequest): URL {
       // Origin-form ("/path") is joined as text, so that "//x/y" stays a path; other forms resolve.
       url = target.startsWith('/') ? new URL(ROUTING_ORIGIN + target) : new URL(target, ROUTING_ORIGIN);
     } catch {
-      url = new URL(ROUTING_ORIGIN); // only reached for a target checkRequestTarget refused
+      url = new URL(ROUTING_ORIGIN); // only reached for a target routeByTarget refused
     }
     this._url = url;
     this._cacheURL = target;
@@ -70,25 +70,24 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function checkRequest(req: Request, checks: RequestChecks): HttpError | undefined {
   const host = req.headers.host;
-  if (!host) {
-    // HTTP/1.0 may leave it out. Node's own check answers without a body, so the app checks it.
-    return req.httpVersion === '1.1'
-      ? new BadRequestError('bad_request', 'an HTTP/1.1 request needs a Host header')
-      : undefined;
-  }
-  const parsed = parseHostHeader(host);
-  if (!parsed) return new BadRequestError('invalid_host', 'the Host header is not a valid host[:port]');
-  if (countHeader(req.rawHeaders, 'host') > 1)
-    return new BadRequestError('invalid_host', 'the request has more than one Host header');
-  if (checks.allowedHosts && !hostAllowed(parsed, checks.allowedHosts)) {
-    return new ForbiddenError(
-      'host_not_allowed',
-      'this host name is not served here (ALLOWED_HOSTS lists the names that are)',
-    );
+  if (host) {
+    const parsed = parseHostHeader(host);
+    if (!parsed) return new BadRequestError('invalid_host', 'the Host header is not a valid host[:port]');
+    if (countHeader(req.rawHeaders, 'host') > 1)
+      return new BadRequestError('invalid_host', 'the request has more than one Host header');
+    if (checks.allowedHosts && !hostAllowed(parsed, checks.allowedHosts)) {
+      return new ForbiddenError(
+        'host_not_allowed',
+        'this host name is not served here (ALLOWED_HOSTS lists the names that are)',
+      );
+    }
+  } else if (req.httpVersion === '1.1') {
+    // Node's own check answers without a body, so the app checks it (HTTP/1.0 may leave it out).
+    return new BadRequestError('bad_request', 'an HTTP/1.1 request needs a Host header');
   }
   const origin = req.headers.origin;
   if (checks.checkOrigin && origin !== undefined && !SAFE_METHODS.has(req.method ?? '')) {
-    if (originHost(origin) !== comparableHost(host)) {
+    if (host === undefined || originHost(origin) !== comparableHost(host)) {
       return new ForbiddenError('cross_origin', 'a change from a page of another origin is refused');
     }
   }
