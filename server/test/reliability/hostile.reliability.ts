@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { isXmlText } from '../../src/http/xml.ts';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
-import type { TestRedis } from '../support/redis.ts';
-import { startSuiteRedis } from '../support/service.ts';
+import { startTestRedis, type TestRedis } from '../support/redis.ts';
 import { type ChildServer, disposeChildServer, startChildServer } from './support/child-server.ts';
 import { FORM, form, rawRequest, request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
@@ -48,7 +47,7 @@ describe(`hostile input: ${ALL_CASES.length} malformed and malicious requests`, 
   const seen = { cases: 0, byStatus: {} as Record<number, number>, storeChanged: 0, serverDown: 0 };
 
   before(async () => {
-    testRedis = await startSuiteRedis();
+    testRedis = await startTestRedis();
     child = await startChildServer({ env: { REDIS_URL: testRedis.url, LOG_LEVEL: 'info' } });
     svc = { url: child.url, redis: testRedis };
     port = child.port;
