@@ -2,9 +2,10 @@ import type { Server as HttpServer } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import restify, { type Request, type Response, type Server } from 'restify';
+import { ExpectationFailedError } from './errors.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { handleClientError, sendError } from './http/errors.ts';
-import { assignRequestId, missingHostError, requireBearerToken } from './http/middleware.ts';
+import { assignRequestId, checkRequest, requireBearerToken, routeByTarget } from './http/middleware.ts';
 import type { AccessEntry, AccessLog } from './logging.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import type { UserStore } from './users/store.ts';
@@ -18,6 +19,8 @@ export interface AppDependencies {
   /** Registers further resources (the JSON resources under /apps). */
   extraRoutes?: Array<(server: Server) => void>;
   apiToken?: string | undefined;
+  /** ALLOWED_HOSTS (see config.ts); undefined: any host name. */
+  allowedHosts?: readonly string[] | undefined;
 }
 
 /** restify 12 has `first` handlers; @types/restify (written for restify 8) does not know them. */
@@ -41,26 +44,43 @@ export function createApp(deps: AppDependencies): Server {
   const http = server.server as HttpServer & {
     connectionsCheckingInterval: number;
     requireHostHeader: boolean;
+    shouldUpgradeCallback: () => boolean;
   };
-  http.on('clientError', handleClientError);
+  http.on('clientError', (err, socket) => handleClientError(err, socket, accessLog));
   http.headersTimeout = 10_000;
   http.requestTimeout = 30_000;
   http.keepAliveTimeout = 5_000;
   http.connectionsCheckingInterval = 1_000;
   http.requireHostHeader = false; // checked below, to answer with an error body
+  // This service upgrades nothing. Restify listens to 'upgrade' (to re-emit it), so Node handed such
+  // requests over as upgraded sockets nobody answered or closed. With no listener (every Node version)
+  // and no upgrade accepted (Node 24.9+ asks shouldUpgradeCallback), they are ordinary requests.
+  http.removeAllListeners('upgrade');
+  http.shouldUpgradeCallback = () => false;
 
   // A `first` handler runs synchronously before restify's per-request setup: cheaper than a `pre`
   // handler (no deferred call, no handler timers) for what every request needs.
+  const checks = { allowedHosts: deps.allowedHosts, checkOrigin: !deps.apiToken };
   (server as ServerWithFirst).first((req, res) => {
     assignRequestId(req);
-    const missingHost = missingHostError(req);
-    if (!missingHost) return true;
+    // A request that asked for another protocol gets its answer and then the connection is closed.
+    if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
+    const refused = routeByTarget(req) ?? checkRequest(req, checks);
+    if (!refused) return true;
     // Answered here, so restify will not emit 'after' for it: logged here too.
-    sendError(req, res, missingHost, logger);
+    sendError(req, res, refused, logger);
     logRequest(accessLog, req, res, 0);
     return false;
   });
   if (deps.apiToken) server.pre(requireBearerToken(deps.apiToken));
+  // Node answers an unknown expectation itself, with no body; this answer has the usual error body.
+  http.on('checkExpectation', (req: Request, res: Response) => {
+    assignRequestId(req);
+    routeByTarget(req);
+    res.shouldKeepAlive = false;
+    sendError(req, res, new ExpectationFailedError(), logger);
+    logRequest(accessLog, req, res, 0);
+  });
 
   registerHealthRoutes(server, deps.redis);
   registerUserRoutes(server, deps.users);

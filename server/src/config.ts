@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { ALLOWED_HOST_ENTRY } from './http/host.ts';
 
 export interface Config {
   host: string;
@@ -29,6 +30,11 @@ export interface Config {
   apiToken: string | undefined;
   /** Server processes sharing the port (node:cluster); 1 = a single process, no cluster primary. */
   workers: number;
+  /**
+   * Host names a request's Host header may name (ALLOWED_HOSTS; IP addresses always pass): a guard
+   * against DNS rebinding. Undefined: any name.
+   */
+  allowedHosts: readonly string[] | undefined;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -69,6 +75,32 @@ function addressesFrom(env: NodeJS.ProcessEnv, name: string): string[] | undefin
   return list;
 }
 
+const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/**
+ * `ALLOWED_HOSTS`: `*` (any name), or names separated by commas. Unset: `localhost` when the server
+ * listens on a loopback address only (a workstation, where a browser page could rebind its name to
+ * 127.0.0.1), any name otherwise (a server reached by names only its operator knows).
+ */
+function allowedHostsFrom(env: NodeJS.ProcessEnv, host: string): readonly string[] | undefined {
+  const raw = env.ALLOWED_HOSTS?.trim();
+  if (raw === '*') return undefined;
+  if (raw === undefined || raw === '') return isLoopback(host) ? ['localhost'] : undefined;
+  const names = raw
+    .split(',')
+    .map((item) => item.trim().toLowerCase().replace(/\.$/, ''))
+    .filter((item) => item !== '');
+  for (const name of names) {
+    if (!ALLOWED_HOST_ENTRY.test(name)) {
+      throw new Error(
+        `ALLOWED_HOSTS must be "*" or a comma-separated list of host names (".example.com" for a domain and its subdomains), got ${JSON.stringify(name)}`,
+      );
+    }
+  }
+  return names;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const redisUrl = env.REDIS_URL || undefined;
   const redisSentinels = addressesFrom(env, 'REDIS_SENTINELS');
@@ -85,8 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // Sentinel and Cluster exist to fail over to a replica, so they have one: wait for it by default.
   const replicated = redisSentinels !== undefined || redisClusterNodes !== undefined;
+  const host = env.HOST || '127.0.0.1';
   return {
-    host: env.HOST || '127.0.0.1',
+    host,
     port: intFrom(env, 'PORT', 8080, 0, 65535),
     redisUrl,
     redisSentinels,
@@ -102,5 +135,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerStopGraceMs: intFrom(env, 'WORKER_STOP_GRACE_MS', 1000, 0, 24 * 3600 * 1000),
     apiToken: env.API_TOKEN || undefined,
     workers: workersFrom(env),
+    allowedHosts: allowedHostsFrom(env, host),
   };
 }

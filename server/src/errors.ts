@@ -84,3 +84,17 @@ export class OutcomeUnknownError extends HttpError {
     super(504, 'outcome_unknown', message);
   }
 }
+
+/** The request is understood but refused whoever sends it this way (a host not served, another origin). */
+export class ForbiddenError extends HttpError {
+  constructor(code: string, message: string) {
+    super(403, code, message);
+  }
+}
+
+/** An `Expect` header other than 100-continue (Node's own 417 has no body). */
+export class ExpectationFailedError extends HttpError {
+  constructor() {
+    super(417, 'expectation_failed', 'the only expectation supported is "Expect: 100-continue"');
+  }
+}

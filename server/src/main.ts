@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logging.ts';
 import { runPrimary, runServer } from './processes.ts';
-import { RedisBinaryMissingError } from './redis/embedded.ts';
+import { EmbeddedRedisStartError } from './redis/embedded.ts';
 
 const config = loadConfig();
 const clustered = config.workers > 1;
@@ -14,7 +14,7 @@ try {
   if (clustered && cluster.isPrimary) await runPrimary(config, logger);
   else await runServer(config, logger, accessLog);
 } catch (err) {
-  if (err instanceof RedisBinaryMissingError) logger.fatal(err.message);
+  if (err instanceof EmbeddedRedisStartError) logger.fatal(err.message);
   else logger.fatal({ err }, 'the user service could not start');
   process.exit(1);
 }

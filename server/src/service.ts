@@ -8,6 +8,7 @@ import { RemovalRunner } from './apps/workers/removal.ts';
 import { registerWorkerRoutes } from './apps/workers/routes.ts';
 import { WorkerStore } from './apps/workers/store.ts';
 import type { Config } from './config.ts';
+import { trackConnections } from './http/connections.ts';
 import type { AccessLog } from './logging.ts';
 import {
   createRedisClient,
@@ -32,6 +33,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** How long SIGTERM lets in-flight requests finish before every connection is cut (docs/security.md). */
 const DRAIN_TIMEOUT_MS = 8_000;
 
 /**
@@ -89,8 +91,17 @@ export async function startService(
     (server: Server) => registerDomainRoutes(server, domains),
     (server: Server) => registerWorkerRoutes(server, workers),
   ];
-  const app = createApp({ logger, accessLog, redis, users, extraRoutes, apiToken: config.apiToken });
+  const app = createApp({
+    logger,
+    accessLog,
+    redis,
+    users,
+    extraRoutes,
+    apiToken: config.apiToken,
+    allowedHosts: config.allowedHosts,
+  });
 
+  const connections = trackConnections(app.server);
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject);
     app.listen(config.port, config.host, () => resolve());
@@ -114,7 +125,10 @@ export async function startService(
     closing ??= (async () => {
       const drained = new Promise<void>((resolve) => app.server.close(() => resolve()));
       app.server.closeIdleConnections();
-      const timer = setTimeout(() => app.server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+      const timer = setTimeout(() => {
+        app.server.closeAllConnections();
+        connections.destroyAll();
+      }, DRAIN_TIMEOUT_MS);
       await drained;
       clearTimeout(timer);
       await workerRemovals.stop();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Request, Response } from 'restify';
@@ -10,6 +10,7 @@ import {
   PayloadTooLargeError,
   UnauthorizedError,
 } from '../errors.ts';
+import type { AccessLog } from '../logging.ts';
 import { isRedisUnavailable, mayHaveBeenApplied } from '../redis/connect.ts';
 import { JSON_CONTENT_TYPE, sendJson, sendXml } from './send.ts';
 import { renderXmlError, XML_CONTENT_TYPE } from './xml.ts';
@@ -88,27 +89,79 @@ export function sendError(req: Request, res: Response, err: unknown, logger: Log
 /**
  * Node's HTTP parser rejects a request before any route runs (malformed request line or headers,
  * headers over the size limit, a body cut short, header or request timeout). Node's default answer has
- * no body; this one carries the same error body as every other answer, with nosniff and a Request-Id.
+ * no body; this one carries the same error body as every other answer, with nosniff and a Request-Id,
+ * and it gets its access-log line like every other answer.
  */
-export function handleClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
-  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+/**
+ * The method and target of the request the parser failed on: the one it was reading (a body cut short),
+ * else the last request line before the error in the packet (earlier pipelined requests come first).
+ */
+function failedRequest(
+  err: Error & { rawPacket?: Buffer; bytesParsed?: number },
+  socket: Duplex,
+): { method: string; path: string } {
+  const incoming = (socket as ParsedSocket).parser?.incoming;
+  if (incoming && !incoming.complete) return { method: incoming.method ?? '', path: incoming.url ?? '' };
+  const packet =
+    err.rawPacket?.toString('latin1', 0, (err.bytesParsed ?? Number.POSITIVE_INFINITY) + 1) ?? '';
+  let method = '';
+  let path = '';
+  for (const line of packet.matchAll(/(?:^|\n)([A-Z]+) (\S*)/g)) [, method = '', path = ''] = line;
+  return { method, path };
+}
+
+type ParsedSocket = Duplex & {
+  _httpMessage?: ServerResponse | null;
+  parser?: { incoming?: (IncomingMessage & { _dumped?: boolean }) | null };
+};
+
+export function handleClientError(
+  err: Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number },
+  socket: Duplex,
+  accessLog: AccessLog,
+): void {
+  const { _httpMessage: pending, parser } = socket as ParsedSocket;
+  const incoming = parser?.incoming;
+  // Nobody to answer; or the request whose body was cut short was already answered (Node dumped the rest).
+  if (err.code === 'ECONNRESET' || !socket.writable || (incoming && !incoming.complete && incoming._dumped)) {
     socket.destroy();
     return;
   }
+  // A later pipelined request is broken while an earlier one's answer is being written: ours follows it.
+  if (pending && !pending.writableFinished && (!incoming || incoming.complete)) {
+    pending.once('finish', () => answerClientError(err, socket, accessLog));
+    return;
+  }
+  if (pending?.headersSent) {
+    socket.destroy(); // the broken request's own answer had begun
+    return;
+  }
+  answerClientError(err, socket, accessLog);
+}
+
+function answerClientError(
+  err: Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number },
+  socket: Duplex,
+  accessLog: AccessLog,
+): void {
+  if (!socket.writable) return;
   const [status, code, message] =
     err.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'header_too_large', 'the request line and headers are larger than 16 KiB']
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'the request was not received in time']
         : [400, 'bad_request', 'the request is not valid HTTP/1.1'];
-  const path = /^[A-Za-z]+ (\S+)/.exec(err.rawPacket?.toString('latin1') ?? '')?.[1] ?? '';
+  const { method, path } = failedRequest(err, socket);
   const json = errorFormatFor(path) === 'json';
+  const reqId = randomUUID();
   const body = json ? JSON.stringify({ id: code, message }) : renderXmlError(code, message);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       `Content-Type: ${json ? JSON_CONTENT_TYPE : XML_CONTENT_TYPE}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Content-Type-Options: nosniff\r\nRequest-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+      `X-Content-Type-Options: nosniff\r\nRequest-Id: ${reqId}\r\nConnection: close\r\n\r\n` +
+      (method === 'HEAD' ? '' : body), // a HEAD answer has no body: it would read as a next answer
   );
+  // The request line as far as it could be read (methods are upper case; a header line is not one) (bounded: it may be what was too large).
+  accessLog({ reqId, method: method.slice(0, 16), url: path.slice(0, 2048), status, ms: 0 });
 }

@@ -67,6 +67,18 @@ export function xmlDocumentOf(name: string, renderedChildren: string): string {
     : `${XML_DECLARATION}<${name}>${renderedChildren}</${name}>`;
 }
 
+const NOT_XML_TEXT = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/**
+ * `text` with every character XML 1.0 cannot carry (controls, U+FFFE/U+FFFF, lone surrogates) written
+ * as a visible `\u{…}` escape, so that text quoted from a request keeps an error document well-formed.
+ */
+export function xmlSafeText(text: string): string {
+  return isXmlText(text)
+    ? text
+    : text.replace(NOT_XML_TEXT, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`);
+}
+
 export function renderXmlError(code: string, message: string): string {
-  return xmlDocument('error', { code, message });
+  return xmlDocument('error', { code, message: xmlSafeText(message) });
 }

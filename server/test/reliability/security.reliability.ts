@@ -10,6 +10,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 import {
   type ChildServer,
   disposeChildServer,
+  isAlive,
   sleep,
   startChildServer,
   tempDir,
@@ -65,12 +66,16 @@ describe('security', function () {
     it('slow-loris headers are cut at the header timeout, a trickled body at the request timeout, and others are served meanwhile', async () => {
       const port = Number(new URL(svc.url).port);
       const headerLoris = Array.from({ length: 40 }, () =>
-        slowClient(port, `GET /UserService/users HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(10_000)}`, 250),
+        slowClient(
+          port,
+          `GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(10_000)}`,
+          250,
+        ),
       );
       const bodyLoris = Array.from({ length: 10 }, () =>
         slowClient(
           port,
-          `PUT /UserService/users HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: 20000\r\n\r\n${'a'.repeat(20_000)}`,
+          `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 20000\r\n\r\n${'a'.repeat(20_000)}`,
           20,
         ),
       );
@@ -114,12 +119,12 @@ describe('security', function () {
       const port = Number(new URL(svc.url).port);
       const big = await rawRequest(
         port,
-        `GET /UserService/users HTTP/1.1\r\nHost: x\r\nCookie: ${'c'.repeat(17_000)}\r\n\r\n`,
+        `GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${'c'.repeat(17_000)}\r\n\r\n`,
       );
       const started = performance.now();
       const huge = await rawRequest(
         port,
-        `PUT /UserService/users HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: 1073741824\r\n\r\nid=1`,
+        `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 1073741824\r\n\r\nid=1`,
       );
       const hugeMs = performance.now() - started;
       printFigures('security: size limits', {
@@ -522,6 +527,135 @@ describe('security', function () {
         }
         fs.rmSync(dir, { recursive: true, force: true });
       }
+    });
+  });
+
+  describe('the embedded Redis data folder trusts no one (issue 22, finding 4)', () => {
+    const cleanups: Array<() => Promise<void> | void> = [];
+    after(async () => {
+      for (const cleanup of cleanups.reverse()) await cleanup();
+    });
+    const dataDir = () => {
+      const dir = tempDir('usersvc-rel-folder-');
+      cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+      return dir;
+    };
+    const mode = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
+    /** Starts the server on `dir`; the error text when it refuses to start. */
+    async function startRefused(dir: string): Promise<string | undefined> {
+      try {
+        const child = await startChildServer({ dataDir: dir, readyTimeoutMs: 15_000 });
+        cleanups.push(() => disposeChildServer(child, false));
+        return undefined;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    }
+    /** A data folder with one user in its append-only file, written by a real server, then stopped. */
+    async function folderWithUser(name: string): Promise<string> {
+      const dir = dataDir();
+      const child = await startChildServer({ dataDir: dir });
+      const put = await request(`${child.url}/UserService/users`, {
+        method: 'PUT',
+        headers: { 'Content-Type': FORM },
+        body: form({ id: 4242, name, profession: 'planted' }),
+      });
+      expect(put.body).to.equal(SUCCESS_BODY);
+      await disposeChildServer(child, false);
+      return dir;
+    }
+    const REFUSED = /refusing to use the embedded Redis folder/;
+
+    it('is created 0700 and its files 0600 (the pid file, the append-only files)', async () => {
+      const dir = path.join(dataDir(), 'fresh');
+      const child = await startChildServer({ dataDir: dir });
+      cleanups.push(() => disposeChildServer(child, false));
+      await request(`${child.url}/UserService/users`);
+      const redisDir = path.join(dir, 'redis');
+      const aofDir = path.join(redisDir, 'appendonlydir');
+      const modes = {
+        [dir]: mode(dir),
+        [redisDir]: mode(redisDir),
+        'embedded-redis.pid': mode(path.join(redisDir, 'embedded-redis.pid')),
+        appendonlydir: mode(aofDir),
+        ...Object.fromEntries(fs.readdirSync(aofDir).map((f) => [f, mode(path.join(aofDir, f))])),
+      };
+      printFigures('security: data folder modes', modes);
+      expect(mode(dir)).to.equal('700');
+      expect(mode(redisDir)).to.equal('700');
+      expect(mode(aofDir)).to.equal('700');
+      for (const file of ['embedded-redis.pid', ...fs.readdirSync(aofDir).map((f) => `appendonlydir/${f}`)]) {
+        expect(mode(path.join(redisDir, file)), file).to.equal('600');
+      }
+    });
+
+    it('a symbolic link planted at the pid file is refused, and the file it points to is left as it was', async () => {
+      const dir = dataDir();
+      fs.mkdirSync(path.join(dir, 'redis'), { mode: 0o700 });
+      const victim = path.join(dataDir(), 'victim');
+      fs.writeFileSync(victim, 'precious\n');
+      fs.symlinkSync(victim, path.join(dir, 'redis', 'embedded-redis.pid'));
+      const refused = await startRefused(dir);
+      expect(fs.readFileSync(victim, 'utf8'), 'the linked file is untouched').to.equal('precious\n');
+      expect(refused, 'the start is refused').to.match(REFUSED);
+      expect(refused).to.match(/symbolic link/);
+    });
+
+    it('a folder that is a symbolic link is refused', async () => {
+      const dir = dataDir();
+      const elsewhere = dataDir();
+      fs.symlinkSync(elsewhere, path.join(dir, 'redis'));
+      const refused = await startRefused(dir);
+      expect(refused).to.match(REFUSED);
+      expect(refused).to.match(/symbolic link/);
+    });
+
+    it('a folder writable by group or others is refused, so an append-only file planted there is not served', async () => {
+      const dir = await folderWithUser('planted-by-someone');
+      fs.chmodSync(path.join(dir, 'redis'), 0o777);
+      const refused = await startRefused(dir);
+      expect(refused).to.match(REFUSED);
+      expect(refused).to.match(/writable by group or others \(mode 777\)/);
+    });
+
+    it('a folder owned by another user is refused', async function () {
+      if (process.getuid?.() !== 0) this.skip(); // only root can give a folder away
+      const dir = await folderWithUser('planted-by-nobody');
+      execFileSync('chown', ['-R', '65534', path.join(dir, 'redis')]);
+      const refused = await startRefused(dir);
+      expect(refused).to.match(REFUSED);
+      expect(refused).to.match(/belongs to uid 65534/);
+    });
+
+    it('a pid file naming an unrelated redis-server does not make the start stop it', async () => {
+      const otherDir = dataDir();
+      const other = spawn(
+        process.env.REDIS_SERVER_BIN || 'redis-server',
+        ['--port', '0', '--unixsocket', path.join(otherDir, 's.sock'), '--save', '', '--dir', otherDir],
+        { stdio: 'ignore' },
+      );
+      cleanups.push(async () => {
+        if (other.exitCode === null && other.signalCode === null) {
+          other.kill('SIGKILL');
+          await once(other, 'exit');
+        }
+      });
+      await sleep(300);
+      expect(isAlive(other.pid!), 'the unrelated redis-server runs').to.equal(true);
+      const dir = dataDir();
+      fs.mkdirSync(path.join(dir, 'redis'), { mode: 0o700 });
+      // Its pid, and an owner that is long gone: what a previous run killed with SIGKILL would leave.
+      fs.writeFileSync(path.join(dir, 'redis', 'embedded-redis.pid'), `${other.pid} 999999\n`);
+      const child = await startChildServer({ dataDir: dir });
+      cleanups.push(() => disposeChildServer(child, false));
+      const served = (await request(`${child.url}/UserService/users`)).status;
+      printFigures('security: planted pid file', {
+        'unrelated redis-server alive after the start': isAlive(other.pid!) && other.exitCode === null,
+        'server answers': served,
+      });
+      expect(other.exitCode, 'the unrelated redis-server was not stopped').to.equal(null);
+      expect(other.signalCode).to.equal(null);
+      expect(served).to.equal(200);
     });
   });
 });

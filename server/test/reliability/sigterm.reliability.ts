@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import {
@@ -123,5 +125,55 @@ describe('SIGTERM: graceful shutdown', function () {
     printFigures('fault 4b: SIGTERM of an idle server', { 'exit code': code, 'exit ms': ms(idleExitMs) });
     expect(code).to.equal(0);
     expect(idleExitMs).to.be.below(5000);
+  });
+
+  it('ends within the drain time whatever the clients do: Upgrade requests, a body that never comes, idle keep-alive (issue 22, finding 2)', async () => {
+    const server = await startChildServer();
+    const [redisPid] = server.pidFile() ?? [];
+    const sockets: net.Socket[] = [];
+    const open = (bytes: string) => {
+      const socket = net.connect(server.port, '127.0.0.1', () => socket.write(bytes));
+      socket.on('error', () => {});
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+      });
+      const closed = once(socket, 'close').then(() => received);
+      sockets.push(socket);
+      return closed;
+    };
+    // Twenty Upgrade requests whose clients never close; before the fix each held its socket for ever.
+    const upgrades = Array.from({ length: 20 }, () =>
+      open('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n'),
+    );
+    // A PUT whose body never comes, and an idle keep-alive connection.
+    open(
+      `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 100\r\n\r\nid=1`,
+    );
+    open('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    const upgradeAnswers = await Promise.race([Promise.all(upgrades), sleep(5_000).then(() => undefined)]);
+    const signalledAt = performance.now();
+    server.kill('SIGTERM');
+    const exit = await Promise.race([server.exited, sleep(20_000).then(() => undefined)]);
+    const exitMs = performance.now() - signalledAt;
+    const redisGone = !(redisPid !== undefined && isAlive(redisPid) && isRedis(redisPid));
+    for (const socket of sockets) socket.destroy();
+    await disposeChildServer(server);
+    printFigures('fault 4c: SIGTERM with clients that hold their sockets', {
+      'Upgrade requests answered and closed': upgradeAnswers
+        ? upgradeAnswers.filter((a) => /^HTTP\/1\.1 200 /.test(a)).length
+        : 'no (held open)',
+      'exit code': exit ? (exit.code ?? exit.signal) : 'still running after 20 s',
+      'SIGTERM to exit ms': ms(exitMs),
+      'embedded redis-server stopped': redisGone,
+    });
+    expect(upgradeAnswers, 'every Upgrade request answered, its connection closed').to.not.equal(undefined);
+    expect(
+      upgradeAnswers?.every((a) => /^HTTP\/1\.1 200 /.test(a) && /\r\nConnection: close\r\n/i.test(a)),
+    ).to.equal(true);
+    expect(exit?.code).to.equal(0);
+    // The drain waits at most 8 s for the PUT whose body never comes, then cuts it.
+    expect(exitMs).to.be.below(10_000);
+    expect(redisGone).to.equal(true);
   });
 });

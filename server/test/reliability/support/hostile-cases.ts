@@ -13,6 +13,10 @@ export interface HostileCase {
   code: string;
   /** Body format of the error: 'xml', 'json'. */
   format: 'xml' | 'json';
+  /** The answer must close the connection (`Connection: close`). */
+  closes?: boolean;
+  /** The issue whose finding the case is a regression test of. */
+  finding?: string;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -313,17 +317,17 @@ export const USER_CASES: HostileCase[] = [
 ];
 
 export const HTTP_CASES: HostileCase[] = [
-  http('unknown method', 'FOO /UserService/users HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'bad_request'),
-  http('lower-case method', 'get /UserService/users HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'bad_request'),
+  http('unknown method', 'FOO /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 400, 'bad_request'),
+  http('lower-case method', 'get /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 400, 'bad_request'),
   http(
     'raw control character in the path',
-    'GET /UserService/users/1\x01 HTTP/1.1\r\nHost: x\r\n\r\n',
+    'GET /UserService/users/1\x01 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
     400,
     'bad_request',
   ),
   http(
     'raw space inside the path',
-    'GET /UserService/users/1 2 HTTP/1.1\r\nHost: x\r\n\r\n',
+    'GET /UserService/users/1 2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
     400,
     'bad_request',
   ),
@@ -336,80 +340,80 @@ export const HTTP_CASES: HostileCase[] = [
   http('no Host header', 'GET /UserService/users HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'bad_request'),
   http(
     'header line without a colon',
-    'GET /UserService/users HTTP/1.1\r\nHost: x\r\nBroken header\r\n\r\n',
+    'GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nBroken header\r\n\r\n',
     400,
     'bad_request',
   ),
   http(
     'NUL in a header value',
-    'GET /UserService/users HTTP/1.1\r\nHost: x\r\nX-A: a\x00b\r\n\r\n',
+    'GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\x00b\r\n\r\n',
     400,
     'bad_request',
   ),
   http(
     'obsolete header folding',
-    'GET /UserService/users HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n',
+    'GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\r\n b\r\n\r\n',
     400,
     'bad_request',
   ),
   http(
     'oversized header (20 KB)',
-    `GET /UserService/users HTTP/1.1\r\nHost: x\r\nX-Big: ${big(20_000)}\r\n\r\n`,
+    `GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${big(20_000)}\r\n\r\n`,
     431,
     'header_too_large',
   ),
   http(
     'oversized path (20 KB)',
-    `GET /UserService/users/${big(20_000, '1')} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    `GET /UserService/users/${big(20_000, '1')} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
     431,
     'header_too_large',
   ),
   http(
     '3000 small headers',
-    `GET /UserService/users HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`,
+    `GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`,
     431,
     'header_too_large',
   ),
   http(
     'non-numeric Content-Length',
-    `PUT /UserService/users HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: abc\r\n\r\nid=1`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: abc\r\n\r\nid=1`,
     400,
     'bad_request',
   ),
   http(
     'negative Content-Length',
-    `PUT /UserService/users HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: -5\r\n\r\nid=1`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: -5\r\n\r\nid=1`,
     400,
     'bad_request',
   ),
   http(
     'two different Content-Lengths',
-    `PUT /UserService/users HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: 5\r\nContent-Length: 30\r\n\r\nid=70`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 5\r\nContent-Length: 30\r\n\r\nid=70`,
     400,
     'bad_request',
   ),
   http(
     'Content-Length with Transfer-Encoding (smuggling)',
-    `PUT /UserService/users HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
     400,
     'bad_request',
   ),
   http(
     'malformed chunk size',
-    `PUT /UserService/users HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nid=7001\r\n0\r\n\r\n`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nid=7001\r\n0\r\n\r\n`,
     400,
     'bad_request',
   ),
   http(
     'unknown Transfer-Encoding',
-    `PUT /UserService/users HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nTransfer-Encoding: gzip\r\n\r\nid=7001`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nTransfer-Encoding: gzip\r\n\r\nid=7001`,
     400,
     'bad_request',
   ),
   http(
     'truncated body, then the client half-closes',
     [
-      `PUT /UserService/users HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: 100\r\n\r\nid=7001&name=a`,
+      `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 100\r\n\r\nid=7001&name=a`,
     ],
     400,
     'bad_request',
@@ -702,7 +706,165 @@ export const APPS_CASES: HostileCase[] = [
   ),
 ];
 
-export const ALL_CASES: HostileCase[] = [...USER_CASES, ...HTTP_CASES, ...APPS_CASES];
+const get = (path: string, host: string, extra = '') =>
+  `GET ${path} HTTP/1.1\r\nHost: ${host}\r\n${extra}Connection: close\r\n\r\n`;
+const upgrade = (method: string, path: string, protocol: string) =>
+  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: ${protocol}\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+const finding = (n: number, c: HostileCase, closes = false): HostileCase => ({
+  ...c,
+  part: 'http',
+  finding: `issue 22, finding ${n}`,
+  ...(closes ? { closes } : {}),
+});
+
+/**
+ * Issue 22: the findings of the hostile-HTTP probe and what the fuzzer (fuzz-http.reliability.ts) found
+ * with them, each with the answer it must get. Before the fix, the Host cases ended the process, the
+ * Upgrade cases got no answer and held their socket, and the rest were served or echoed unescaped.
+ */
+export const ISSUE_22_CASES: HostileCase[] = [
+  // 1. A Host the URL parser rejects: restify's getUrl() threw outside any handler and Node exited.
+  finding(1, users('Host a%zz', get('/healthz', 'a%zz'), 400, 'invalid_host')),
+  finding(1, users('Host with a space', get('/healthz', 'a b'), 400, 'invalid_host')),
+  finding(1, users('Host [', get('/healthz', '['), 400, 'invalid_host')),
+  finding(1, apps('Host ] (fuzz seed 22, case 3)', get('/apps/%00/workers', ']'), 400, 'invalid_host')),
+  finding(1, users('Host with port 99999999', get('/readyz', 'a:99999999'), 400, 'invalid_host')),
+  finding(1, users('Host [::1 (unclosed)', get(`${U}/1`, '[::1'), 400, 'invalid_host')),
+  finding(1, users('Host with a percent and a port', get(U, '%zz:1'), 400, 'invalid_host')),
+  finding(
+    1,
+    users(
+      'absolute-form target with a bad host',
+      get('http://a%zz/healthz', '127.0.0.1'),
+      400,
+      'bad_request',
+    ),
+  ),
+  // 2. Upgrade: answered like any request (this service upgrades nothing), then the connection closes.
+  finding(
+    2,
+    users(
+      'Upgrade: websocket on a missing user',
+      upgrade('GET', `${U}/424242`, 'websocket'),
+      404,
+      'not_found',
+    ),
+    true,
+  ),
+  finding(
+    2,
+    users('Upgrade: h2c on an invalid id', upgrade('GET', `${U}/1.0`, 'h2c'), 400, 'invalid_id'),
+    true,
+  ),
+  finding(
+    2,
+    users(
+      'Upgrade: TLS/1.0 on a PUT without a body (fuzz seed 22, case 16)',
+      upgrade('PUT', U, 'TLS/1.0'),
+      415,
+      'unsupported_media_type',
+    ),
+    true,
+  ),
+  // 3. A Host that carries a path: it rerouted GET /healthz to the list of users.
+  finding(
+    3,
+    users(
+      'Host x/UserService/users? on /healthz',
+      get('/healthz', 'x/UserService/users?'),
+      400,
+      'invalid_host',
+    ),
+  ),
+  finding(3, users('Host x?y on a user', get(`${U}/1`, 'x?y'), 400, 'invalid_host')),
+  finding(3, users('Host with userinfo a@b', get(`${U}/1`, 'a@b'), 400, 'invalid_host')),
+  finding(
+    3,
+    users(
+      'two Host headers',
+      get('/healthz', '127.0.0.1', 'Host: x/UserService/users?\r\n'),
+      400,
+      'invalid_host',
+    ),
+  ),
+  // 5. Form field names with control characters or U+FFFF: the error must stay well-formed XML.
+  finding(
+    5,
+    users(
+      'unknown field name with a control character',
+      put('id=7001&name=a&profession=b&x%01y=1'),
+      400,
+      'unknown_field',
+    ),
+  ),
+  finding(
+    5,
+    users(
+      'unknown field name with U+FFFF',
+      put('id=7001&name=a&profession=b&x%EF%BF%BF=1'),
+      400,
+      'unknown_field',
+    ),
+  ),
+  finding(
+    5,
+    users(
+      'unknown field name with ESC and a NUL',
+      put('id=7001&name=a&profession=b&%1B%00=1'),
+      400,
+      'unknown_field',
+    ),
+  ),
+  // 5. With no token: a name nobody serves here (DNS rebinding), a form posted by a page of another origin.
+  finding(
+    5,
+    users('Host evil.example (not in ALLOWED_HOSTS)', get(`${U}/1`, 'evil.example'), 403, 'host_not_allowed'),
+  ),
+  finding(
+    5,
+    users(
+      'a form POST from another origin',
+      raw({
+        method: 'POST',
+        path: U,
+        headers: { 'Content-Type': FORM, Origin: 'http://evil.example' },
+        body: 'id=1&name=x&profession=y',
+      }),
+      403,
+      'cross_origin',
+    ),
+  ),
+  finding(
+    5,
+    users(
+      'a form PUT from an opaque origin (Origin: null)',
+      raw({
+        method: 'PUT',
+        path: U,
+        headers: { 'Content-Type': FORM, Origin: 'null' },
+        body: 'id=7002&name=x&profession=y',
+      }),
+      403,
+      'cross_origin',
+    ),
+  ),
+  finding(
+    5,
+    apps(
+      'a JSON POST from another origin',
+      raw({
+        method: 'POST',
+        path: '/apps/reliability-app/domains',
+        headers: { 'Content-Type': JSON_TYPE, Origin: 'http://evil.example' },
+        body: '{"hostname":"evil.example"}',
+      }),
+      403,
+      'cross_origin',
+    ),
+  ),
+];
+
+export const ALL_CASES: HostileCase[] = [...USER_CASES, ...HTTP_CASES, ...APPS_CASES, ...ISSUE_22_CASES];
 
 /** Things no error body may carry: stack frames, file paths, Redis or driver messages. */
 export const LEAK =
