@@ -69,11 +69,14 @@ export async function startService(
   }
   const replication = new Replication(writer, config.redisWaitReplicas, config.redisWaitTimeoutMs);
   const redisTarget = target;
-  const transactions = new ConnectionPool(() => {
-    const conn = createTransactionClient(redisTarget, writer, waiting);
-    conn.on('error', () => {}); // reported through the request that used it
-    return conn;
-  });
+  const transactions = new ConnectionPool(
+    () => {
+      const conn = createTransactionClient(redisTarget, writer, waiting);
+      conn.on('error', () => {}); // reported through the request that used it
+      return conn;
+    },
+    { logger },
+  );
 
   const users = new UserStore(redis, transactions, replication);
   const domains = new DomainStore(redis, replication);
