@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import restify, { type Request, type Response, type Server } from 'restify';
+import type { Readiness } from './health/readiness.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { handleClientError, sendError } from './http/errors.ts';
 import { assignRequestId, missingHostError, requireBearerToken } from './http/middleware.ts';
@@ -13,7 +13,8 @@ export interface AppDependencies {
   logger: Logger;
   /** One line per answered request; by default `logger.info(entry, 'request')`. */
   accessLog?: AccessLog | undefined;
-  redis: Redis;
+  /** What /readyz reports. */
+  readiness: Readiness;
   users: UserStore;
   /** Registers further resources (the JSON resources under /apps). */
   extraRoutes?: Array<(server: Server) => void>;
@@ -62,7 +63,7 @@ export function createApp(deps: AppDependencies): Server {
   });
   if (deps.apiToken) server.pre(requireBearerToken(deps.apiToken));
 
-  registerHealthRoutes(server, deps.redis);
+  registerHealthRoutes(server, deps.readiness);
   registerUserRoutes(server, deps.users);
   for (const register of deps.extraRoutes ?? []) register(server);
 

@@ -8,6 +8,7 @@ import { RemovalRunner } from './apps/workers/removal.ts';
 import { registerWorkerRoutes } from './apps/workers/routes.ts';
 import { WorkerStore } from './apps/workers/store.ts';
 import type { Config } from './config.ts';
+import { Readiness } from './health/readiness.ts';
 import type { AccessLog } from './logging.ts';
 import {
   createRedisClient,
@@ -57,11 +58,14 @@ export async function startService(
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   // A WAIT may hold its connection for REDIS_WAIT_TIMEOUT_MS: commands on such a connection get that much longer.
   const waiting = { commandTimeout: 2000 + config.redisWaitTimeoutMs };
-  const writer =
-    config.redisWaitReplicas > 0
-      ? createRedisClient(target, { ...waiting, enableAutoPipelining: true, lazyConnect: false })
-      : redis;
-  if (writer !== redis) writer.on('error', () => {}); // the shared connection reports the same outage
+  // Changes always have a connection of their own: a change Redis holds (CLIENT PAUSE WRITE, a WAIT)
+  // must not hold up the reads queued behind it on the shared connection.
+  const writer = createRedisClient(target, {
+    ...(config.redisWaitReplicas > 0 ? waiting : {}),
+    enableAutoPipelining: true,
+    lazyConnect: false,
+  });
+  writer.on('error', () => {}); // the shared connection reports the same outage
   try {
     await Promise.all([waitUntilReady(redis, 5_000), waitUntilReady(writer, 5_000)]);
   } catch {
@@ -92,7 +96,8 @@ export async function startService(
     (server: Server) => registerDomainRoutes(server, domains),
     (server: Server) => registerWorkerRoutes(server, workers),
   ];
-  const app = createApp({ logger, accessLog, redis, users, extraRoutes, apiToken: config.apiToken });
+  const readiness = new Readiness(redis, writer, transactions);
+  const app = createApp({ logger, accessLog, readiness, users, extraRoutes, apiToken: config.apiToken });
 
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject);
@@ -122,7 +127,7 @@ export async function startService(
       clearTimeout(timer);
       await workerRemovals.stop();
       await transactions.close();
-      if (writer !== redis) await writer.quit().catch(() => writer.disconnect());
+      await writer.quit().catch(() => writer.disconnect());
       await redis.quit().catch(() => redis.disconnect());
       await embeddedRedis?.stop();
       logger.info('user service stopped');
