@@ -86,7 +86,8 @@ export async function startService(
   const domains = new DomainStore(redis, replication);
   const workers = new WorkerStore(redis, replication, config.workerStopGraceMs);
   const workerRemovals = new RemovalRunner({
-    redis,
+    // Its commands change the removal stream: on the changes' connection, not ahead of reads.
+    redis: writer,
     target,
     store: workers,
     logger,

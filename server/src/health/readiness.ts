@@ -12,8 +12,11 @@ import type { ConnectionPool } from '../redis/pool.ts';
 const WRITE_PROBE = '#!lua\nreturn 1';
 const PROBE_KEY = '{usersvc}:readyz';
 
-/** Longest a probe may take: a stalled Redis fails the check instead of holding /readyz. */
-const PROBE_TIMEOUT_MS = 1000;
+/**
+ * Longest a probe may take: a stalled Redis fails the check instead of holding /readyz. The pool's wait
+ * limit: when an update would be answered 503 for want of a connection, so is /readyz.
+ */
+const PROBE_TIMEOUT_MS = 1500;
 
 /**
  * What /readyz reports: whether the service can serve reads AND changes right now. Three probes, in
