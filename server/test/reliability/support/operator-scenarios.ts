@@ -79,7 +79,7 @@ export async function runStallScenario(options: StallOptions = {}): Promise<Stal
       }
     };
     const answers: Array<{ status: string; start: number; end: number }> = [];
-    const readyz: Array<{ at: number; status: string }> = [];
+    const readyz: Array<{ at: number; end: number; status: string }> = [];
     let stopped = false;
     let n = 0;
     const loops = Array.from({ length: connections }, async () => {
@@ -95,7 +95,7 @@ export async function runStallScenario(options: StallOptions = {}): Promise<Stal
         const status = await request(`${server.url}/readyz`, { timeoutMs: 3000 })
           .then((r) => String(r.status))
           .catch((err: Error) => err.message);
-        readyz.push({ at, status });
+        readyz.push({ at, end: performance.now(), status });
         await sleep(100);
       }
     })();
@@ -131,7 +131,7 @@ export async function runStallScenario(options: StallOptions = {}): Promise<Stal
     return {
       duringLoad: tally(answers, (a) => a.status),
       readyzDuringStalls: tally(
-        readyz.filter((r) => inStall(r.at)),
+        readyz.filter((r) => inStall(r.end)),
         (r) => r.status,
       ),
       afterSettle: {
