@@ -26,7 +26,7 @@ type Step =
   | { t: 'mode'; mode: Mode }
   | { t: 'wait'; ms: number };
 
-const MAX = 3;
+const MAX = 2;
 const CONNECT_TIMEOUT_MS = 150;
 const SLOW_OPEN_MS = 80;
 const RUNS = Number(process.env.POOL_PROPERTY_RUNS ?? 25);
@@ -234,7 +234,19 @@ describe('redis/pool: ConnectionPool under random interleavings (fast-check, rea
         await turn();
         check('after the run settled');
         expect(pending.size, 'every acquirer answered').to.equal(0);
-        const all = await Promise.all(Array.from({ length: MAX }, () => pool.acquire(2000)));
+        // An open may still fail on a loaded machine (the connect timeout is short): that answers one 503,
+        // and the next acquire opens again. A leaked connection would never come back.
+        const all: Redis[] = [];
+        for (let round = 0; round < 5 && all.length < MAX; round++) {
+          const got = await Promise.allSettled(
+            Array.from({ length: MAX - all.length }, () => pool.acquire(2000)),
+          );
+          for (const r of got) if (r.status === 'fulfilled') all.push(r.value);
+        }
+        expect(
+          all.length,
+          `the pool hands out all its connections: ${JSON.stringify(pool.stats())}`,
+        ).to.equal(MAX);
         expect(await Promise.all(all.map((conn) => conn.ping()))).to.deep.equal(Array(MAX).fill('PONG'));
         expect(pool.stats()).to.include({ size: MAX, inUse: MAX, waiting: 0 });
         for (const conn of all) pool.release(conn);
