@@ -1,8 +1,8 @@
 import type { Server as HttpServer } from 'node:http';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import restify, { type Request, type Response, type Server } from 'restify';
 import { ExpectationFailedError } from './errors.ts';
+import type { Readiness } from './health/readiness.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { handleClientError, sendError } from './http/errors.ts';
 import { assignRequestId, checkRequest, requireBearerToken, routeByTarget } from './http/middleware.ts';
@@ -14,7 +14,8 @@ export interface AppDependencies {
   logger: Logger;
   /** One line per answered request; by default `logger.info(entry, 'request')`. */
   accessLog?: AccessLog | undefined;
-  redis: Redis;
+  /** What /readyz reports. */
+  readiness: Readiness;
   users: UserStore;
   /** Registers further resources (the JSON resources under /apps). */
   extraRoutes?: Array<(server: Server) => void>;
@@ -82,7 +83,7 @@ export function createApp(deps: AppDependencies): Server {
     logRequest(accessLog, req, res, 0);
   });
 
-  registerHealthRoutes(server, deps.redis);
+  registerHealthRoutes(server, deps.readiness);
   registerUserRoutes(server, deps.users);
   for (const register of deps.extraRoutes ?? []) register(server);
 

@@ -76,6 +76,13 @@ export class ServiceUnavailableError extends HttpError {
   }
 }
 
+/** Redis is up and serves reads but refuses changes (out of memory, failed save, replica): nothing was applied. */
+export class WritesRefusedError extends ServiceUnavailableError {
+  constructor(why: string) {
+    super(`the data store refuses changes: ${why}; nothing was changed, reads still work; try again later`);
+  }
+}
+
 /** A change reached Redis but was not confirmed (no reply, or not replicated in time): it may or may not stay applied. */
 export class OutcomeUnknownError extends HttpError {
   constructor(

@@ -8,6 +8,7 @@ import { RemovalRunner } from './apps/workers/removal.ts';
 import { registerWorkerRoutes } from './apps/workers/routes.ts';
 import { WorkerStore } from './apps/workers/store.ts';
 import type { Config } from './config.ts';
+import { Readiness } from './health/readiness.ts';
 import { trackConnections } from './http/connections.ts';
 import type { AccessLog } from './logging.ts';
 import {
@@ -59,11 +60,14 @@ export async function startService(
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   // A WAIT may hold its connection for REDIS_WAIT_TIMEOUT_MS: commands on such a connection get that much longer.
   const waiting = { commandTimeout: 2000 + config.redisWaitTimeoutMs };
-  const writer =
-    config.redisWaitReplicas > 0
-      ? createRedisClient(target, { ...waiting, enableAutoPipelining: true, lazyConnect: false })
-      : redis;
-  if (writer !== redis) writer.on('error', () => {}); // the shared connection reports the same outage
+  // Changes always have a connection of their own: a change Redis holds (CLIENT PAUSE WRITE, a WAIT)
+  // must not hold up the reads queued behind it on the shared connection.
+  const writer = createRedisClient(target, {
+    ...(config.redisWaitReplicas > 0 ? waiting : {}),
+    enableAutoPipelining: true,
+    lazyConnect: false,
+  });
+  writer.on('error', () => {}); // the shared connection reports the same outage
   try {
     await Promise.all([waitUntilReady(redis, 5_000), waitUntilReady(writer, 5_000)]);
   } catch {
@@ -71,17 +75,21 @@ export async function startService(
   }
   const replication = new Replication(writer, config.redisWaitReplicas, config.redisWaitTimeoutMs);
   const redisTarget = target;
-  const transactions = new ConnectionPool(() => {
-    const conn = createTransactionClient(redisTarget, writer, waiting);
-    conn.on('error', () => {}); // reported through the request that used it
-    return conn;
-  });
+  const transactions = new ConnectionPool(
+    () => {
+      const conn = createTransactionClient(redisTarget, writer, waiting);
+      conn.on('error', () => {}); // reported through the request that used it
+      return conn;
+    },
+    { logger },
+  );
 
   const users = new UserStore(redis, transactions, replication);
   const domains = new DomainStore(redis, replication);
   const workers = new WorkerStore(redis, replication, config.workerStopGraceMs);
   const workerRemovals = new RemovalRunner({
-    redis,
+    // Its commands change the removal stream: on the changes' connection, not ahead of reads.
+    redis: writer,
     target,
     store: workers,
     logger,
@@ -91,10 +99,11 @@ export async function startService(
     (server: Server) => registerDomainRoutes(server, domains),
     (server: Server) => registerWorkerRoutes(server, workers),
   ];
+  const readiness = new Readiness(redis, writer, transactions);
   const app = createApp({
     logger,
     accessLog,
-    redis,
+    readiness,
     users,
     extraRoutes,
     apiToken: config.apiToken,
@@ -133,7 +142,7 @@ export async function startService(
       clearTimeout(timer);
       await workerRemovals.stop();
       await transactions.close();
-      if (writer !== redis) await writer.quit().catch(() => writer.disconnect());
+      await writer.quit().catch(() => writer.disconnect());
       await redis.quit().catch(() => redis.disconnect());
       await embeddedRedis?.stop();
       logger.info('user service stopped');

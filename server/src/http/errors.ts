@@ -9,9 +9,10 @@ import {
   MethodNotAllowedError,
   PayloadTooLargeError,
   UnauthorizedError,
+  WritesRefusedError,
 } from '../errors.ts';
 import type { AccessLog } from '../logging.ts';
-import { isRedisUnavailable, mayHaveBeenApplied } from '../redis/connect.ts';
+import { isRedisUnavailable, mayHaveBeenApplied, writeRefusal } from '../redis/connect.ts';
 import { JSON_CONTENT_TYPE, sendJson, sendXml } from './send.ts';
 import { renderXmlError, XML_CONTENT_TYPE } from './xml.ts';
 
@@ -38,6 +39,9 @@ const WRITE_METHODS = new Set(['PUT', 'POST', 'PATCH', 'DELETE']);
  */
 export function describeError(err: unknown, method = 'GET'): ErrorDescription {
   if (err instanceof HttpError) return { status: err.status, code: err.code, message: err.message };
+  // Redis answered, refusing the change (OOM, MISCONF, READONLY...): say why; nothing was applied.
+  const refusal = writeRefusal(err);
+  if (refusal) return describeError(new WritesRefusedError(refusal), method);
   // A change sent to Redis that got no reply may have been applied: 503 would promise it was not.
   if (WRITE_METHODS.has(method) && mayHaveBeenApplied(err)) {
     return {

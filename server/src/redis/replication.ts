@@ -17,9 +17,9 @@ const NOT_REPLICATED =
  * On a Cluster, a lone WAIT (no key) would go to any node: it is sent to the connection of the master
  * owning the service's slot, the one the write went through.
  *
- * The stores send their changes through `writer`: with WAIT on, a connection of its own, because a
- * waiting WAIT holds up every command queued behind it on its connection, and reads should not wait for
- * replicas. With WAIT off it is the shared connection.
+ * The stores send their changes through `writer`, a connection of their own, because a waiting WAIT
+ * (or a change Redis holds during CLIENT PAUSE WRITE) holds up every command queued behind it on its
+ * connection, and reads should not wait for replicas.
  */
 export class Replication {
   constructor(

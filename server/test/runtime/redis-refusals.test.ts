@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { call, SUCCESS, sendForm } from '../support/http.ts';
+import { freePort } from '../support/redis.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+import { skipOnTopology } from '../support/topologies.ts';
+
+/**
+ * Issue 23: a Redis that is up but refuses changes. Every change answers 503 saying why (XML for
+ * users, JSON under /apps), nothing changes, reads keep working, /readyz says 503 with the reason, and
+ * everything is accepted again as soon as Redis accepts it, with no restart.
+ */
+describe('runtime: a Redis that refuses changes (maxmemory OOM, read-only replica)', () => {
+  let svc: TestService;
+  let admin: Redis;
+  before(async function () {
+    skipOnTopology(this, 'it reconfigures the one Redis');
+    svc = await startTestService();
+    admin = new Redis(svc.redis.url);
+  });
+  after(async () => {
+    admin?.disconnect();
+    await svc?.close();
+  });
+
+  const users = () => `${svc.url}/UserService/users`;
+  const json = (url: string, body: unknown) =>
+    call(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  async function expectChangesRefused(why: RegExp, app: string) {
+    const xmlRefusal = new RegExp(
+      `^<\\?xml [^>]*\\?><error><code>service_unavailable</code><message>the data store refuses changes: ${why.source}[^<]*</message></error>$`,
+    );
+    const create = await sendForm(users(), 'PUT', { id: 42, name: 'new', profession: 'p' });
+    const update = await sendForm(users(), 'POST', { id: 41, name: 'changed', profession: 'p' });
+    for (const answer of [create, update]) {
+      expect(answer.status).to.equal(503);
+      expect(answer.headers.get('retry-after')).to.equal('1');
+      expect(answer.body).to.match(xmlRefusal);
+    }
+    const domain = await json(`${svc.url}/apps/${app}/domains`, { hostname: 'example.com' });
+    const worker = await json(`${svc.url}/apps/${app}/workers`, { command: 'run' });
+    for (const answer of [domain, worker]) {
+      expect(answer.status).to.equal(503);
+      const body = JSON.parse(answer.body) as { id: string; message: string };
+      expect(body.id).to.equal('service_unavailable');
+      expect(body.message).to.match(new RegExp(`^the data store refuses changes: ${why.source}`));
+    }
+    // Reads work; nothing changed.
+    expect((await call(`${users()}/41`)).body).to.contain('<name>before</name>');
+    expect((await call(`${users()}/42`)).status).to.equal(404);
+    expect((await call(users())).status).to.equal(200);
+    expect((await call(`${svc.url}/apps/${app}/domains`)).body).to.equal('[]');
+    const ready = await call(`${svc.url}/readyz`);
+    expect(ready.status).to.equal(503);
+    expect(ready.body).to.match(new RegExp(`changes refused: ${why.source}`));
+    expect((await call(`${svc.url}/healthz`)).status).to.equal(200);
+  }
+
+  async function expectChangesAccepted(app: string) {
+    expect((await call(`${svc.url}/readyz`)).status).to.equal(200);
+    expect((await sendForm(users(), 'POST', { id: 41, name: 'after', profession: 'p' })).body).to.equal(
+      SUCCESS,
+    );
+    expect((await sendForm(users(), 'PUT', { id: 42, name: 'new', profession: 'p' })).body).to.equal(SUCCESS);
+    expect((await json(`${svc.url}/apps/${app}/domains`, { hostname: 'example.com' })).status).to.equal(201);
+    expect((await call(`${users()}/42`, { method: 'DELETE' })).body).to.equal(SUCCESS);
+    await sendForm(users(), 'POST', { id: 41, name: 'before', profession: 'p' });
+  }
+
+  it('maxmemory reached (noeviction): 503 "out of memory" for every change, reads work, back at once when memory is freed', async () => {
+    expect((await sendForm(users(), 'PUT', { id: 41, name: 'before', profession: 'p' })).body).to.equal(
+      SUCCESS,
+    );
+    await admin.set('filler', 'x'.repeat(1_000_000));
+    const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))?.[1]);
+    await admin.config('SET', 'maxmemory-policy', 'noeviction');
+    await admin.config('SET', 'maxmemory', String(used - 600_000));
+    try {
+      await expectChangesRefused(/Redis is out of memory \(maxmemory reached\)/, 'oom');
+    } finally {
+      await admin.config('SET', 'maxmemory', '0');
+      await admin.del('filler');
+    }
+    await expectChangesAccepted('oom');
+  });
+
+  it('Redis turned into a read-only replica: 503 "read-only replica", reads work, back when it is a master again', async () => {
+    await admin.call('REPLICAOF', '127.0.0.1', String(await freePort()));
+    try {
+      await expectChangesRefused(/the Redis server is a read-only replica/, 'replica');
+    } finally {
+      await admin.call('REPLICAOF', 'NO', 'ONE');
+    }
+    await expectChangesAccepted('replica');
+  });
+});
