@@ -6,6 +6,9 @@ import { registerHealthRoutes } from './health/routes.ts';
 import { handleClientError, sendError } from './http/errors.ts';
 import { assignRequestId, missingHostError, requireBearerToken } from './http/middleware.ts';
 import type { AccessEntry, AccessLog } from './logging.ts';
+import type { RequestMetrics } from './metrics/requests.ts';
+import { registerMetricsRoute } from './metrics/routes.ts';
+import { registerOpenApiRoute } from './openapi/routes.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import type { UserStore } from './users/store.ts';
 
@@ -18,6 +21,8 @@ export interface AppDependencies {
   /** Registers further resources (the JSON resources under /apps). */
   extraRoutes?: Array<(server: Server) => void>;
   apiToken?: string | undefined;
+  /** Prometheus metrics (absent with METRICS=0): the request counters and what /metrics answers. */
+  metrics?: { requests: RequestMetrics; scrape: () => Promise<string>; public: boolean } | undefined;
 }
 
 /** restify 12 has `first` handlers; @types/restify (written for restify 8) does not know them. */
@@ -26,6 +31,7 @@ type ServerWithFirst = Server & { first(handler: (req: Request, res: Response) =
 /** Builds the HTTP application from its dependencies; it opens nothing itself. */
 export function createApp(deps: AppDependencies): Server {
   const { logger } = deps;
+  const requests = deps.metrics?.requests;
   const accessLog = deps.accessLog ?? ((entry: AccessEntry) => logger.info(entry, 'request'));
   const server = restify.createServer({
     name: '', // no Server banner
@@ -52,17 +58,21 @@ export function createApp(deps: AppDependencies): Server {
   // A `first` handler runs synchronously before restify's per-request setup: cheaper than a `pre`
   // handler (no deferred call, no handler timers) for what every request needs.
   (server as ServerWithFirst).first((req, res) => {
+    requests?.started(req);
     assignRequestId(req);
     const missingHost = missingHostError(req);
     if (!missingHost) return true;
-    // Answered here, so restify will not emit 'after' for it: logged here too.
+    // Answered here, so restify will not emit 'after' for it: logged (and counted) here too.
     sendError(req, res, missingHost, logger);
     logRequest(accessLog, req, res, 0);
+    requests?.finished(req, res.statusCode);
     return false;
   });
-  if (deps.apiToken) server.pre(requireBearerToken(deps.apiToken));
+  if (deps.apiToken) server.pre(requireBearerToken(deps.apiToken, deps.metrics?.public ? ['/metrics'] : []));
 
   registerHealthRoutes(server, deps.redis);
+  registerOpenApiRoute(server);
+  if (deps.metrics) registerMetricsRoute(server, deps.metrics.scrape);
   registerUserRoutes(server, deps.users);
   for (const register of deps.extraRoutes ?? []) register(server);
 
@@ -70,9 +80,10 @@ export function createApp(deps: AppDependencies): Server {
     sendError(req, res, err, logger);
     callback();
   });
-  server.on('after', (req: Request, res: Response) =>
-    logRequest(accessLog, req, res, Date.now() - req.time()),
-  );
+  server.on('after', (req: Request, res: Response) => {
+    logRequest(accessLog, req, res, Date.now() - req.time());
+    requests?.finished(req, res.statusCode);
+  });
   return server;
 }
 

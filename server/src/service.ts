@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Server } from 'restify';
@@ -9,6 +10,8 @@ import { registerWorkerRoutes } from './apps/workers/routes.ts';
 import { WorkerStore } from './apps/workers/store.ts';
 import type { Config } from './config.ts';
 import type { AccessLog } from './logging.ts';
+import { clusterScrape } from './metrics/cluster.ts';
+import { ServiceMetrics } from './metrics/service-metrics.ts';
 import {
   createRedisClient,
   createTransactionClient,
@@ -28,6 +31,8 @@ export interface RunningService {
   embeddedRedis: EmbeddedRedis | undefined;
   /** The worker removal job runner of this instance (its consumer name and removal count). */
   workerRemovals: RemovalRunner;
+  /** Every route the server registered, as method and restify path (the OpenAPI tests compare them). */
+  routes: Array<{ method: string; path: string }>;
   /** Stops accepting, lets in-flight requests finish, closes Redis, stops the embedded Redis. */
   close(): Promise<void>;
 }
@@ -67,7 +72,12 @@ export async function startService(
   } catch {
     logger.warn('Redis is not reachable yet; answering 503 until it is');
   }
-  const replication = new Replication(writer, config.redisWaitReplicas, config.redisWaitTimeoutMs);
+  const metrics = config.metrics ? new ServiceMetrics() : undefined;
+  metrics?.watchRedis('shared', redis);
+  if (writer !== redis) metrics?.watchRedis('writer', writer);
+  const replication = new Replication(writer, config.redisWaitReplicas, config.redisWaitTimeoutMs, () =>
+    metrics?.waitTimedOut(),
+  );
   const redisTarget = target;
   const transactions = new ConnectionPool(() => {
     const conn = createTransactionClient(redisTarget, writer, waiting);
@@ -75,9 +85,10 @@ export async function startService(
     return conn;
   });
 
-  const users = new UserStore(redis, transactions, replication);
-  const domains = new DomainStore(redis, replication);
-  const workers = new WorkerStore(redis, replication, config.workerStopGraceMs);
+  const contention = metrics?.contention;
+  const users = new UserStore(redis, transactions, replication, contention);
+  const domains = new DomainStore(redis, replication, contention);
+  const workers = new WorkerStore(redis, replication, config.workerStopGraceMs, contention);
   const workerRemovals = new RemovalRunner({
     redis,
     target,
@@ -89,7 +100,22 @@ export async function startService(
     (server: Server) => registerDomainRoutes(server, domains),
     (server: Server) => registerWorkerRoutes(server, workers),
   ];
-  const app = createApp({ logger, accessLog, redis, users, extraRoutes, apiToken: config.apiToken });
+  metrics?.watchPool(() => transactions.stats());
+  metrics?.watchRemovals(() => workerRemovals.backlog());
+  const app = createApp({
+    logger,
+    accessLog,
+    redis,
+    users,
+    extraRoutes,
+    apiToken: config.apiToken,
+    metrics: metrics && {
+      requests: metrics.requests,
+      // A cluster worker answers for every worker (the primary sums them); a single process for itself.
+      scrape: cluster.isWorker ? clusterScrape(metrics.registry) : () => metrics.registry.metrics(),
+      public: config.metricsPublic,
+    },
+  });
 
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject);
@@ -127,5 +153,8 @@ export async function startService(
     return closing;
   };
 
-  return { url, port, embeddedRedis, workerRemovals, close };
+  const routes = Object.values(
+    (app.router as unknown as { getRoutes(): Record<string, { method: string; path: string }> }).getRoutes(),
+  ).map(({ method, path }) => ({ method, path }));
+  return { url, port, embeddedRedis, workerRemovals, routes, close };
 }

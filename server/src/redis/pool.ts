@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { ServiceUnavailableError } from '../errors.ts';
+import type { PoolStats } from '../metrics/service-metrics.ts';
 
 /** Longest wait for a free connection before the request is answered 503 (nothing was sent). */
 const WAIT_LIMIT_MS = 1500;
@@ -13,6 +14,9 @@ export class ConnectionPool {
   private readonly waiters: Array<{ resolve: (conn: Redis) => void; reject: (err: unknown) => void }> = [];
   private size = 0;
   private closed = false;
+  private opened = 0;
+  private discarded = 0;
+  private timedOut = 0;
 
   constructor(
     private readonly open: () => Redis,
@@ -51,6 +55,7 @@ export class ConnectionPool {
       let conn: Redis | undefined;
       try {
         conn = this.open();
+        this.opened++;
         await conn.connect();
         return conn;
       } catch {
@@ -72,6 +77,7 @@ export class ConnectionPool {
         },
       };
       const timer = setTimeout(() => {
+        this.timedOut++;
         this.waiters.splice(this.waiters.indexOf(waiter), 1);
         reject(new ServiceUnavailableError());
       }, WAIT_LIMIT_MS);
@@ -86,11 +92,26 @@ export class ConnectionPool {
   }
 
   private discard(conn: Redis): void {
+    this.discarded++;
     conn.disconnect();
     this.size--;
     // A waiter was counting on this connection: open a fresh one for it.
     const next = this.waiters.shift();
     if (next) this.acquire().then(next.resolve, next.reject);
+  }
+
+  /** What the pool holds now, and what it did since the start (read by the metrics at each scrape). */
+  stats(): PoolStats {
+    const idle = this.idle.length;
+    return {
+      size: this.size,
+      idle,
+      inUse: this.size - idle,
+      waiting: this.waiters.length,
+      opened: this.opened,
+      discarded: this.discarded,
+      timedOut: this.timedOut,
+    };
   }
 
   async close(): Promise<void> {
