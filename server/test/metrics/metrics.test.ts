@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { expect } from 'chai';
+import { parse as parseYaml } from 'yaml';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
 import { type ChildServer, startChildServer } from '../reliability/support/child-server.ts';
 import { request } from '../reliability/support/client.ts';
@@ -129,6 +131,33 @@ describe('metrics: /metrics in the Prometheus text format', () => {
         ),
       ).to.equal(true);
     }
+  });
+
+  it('every usersvc_ metric that ops/alerts.yml, docs/operations.md and the README name is exposed', async () => {
+    await call(`${svc.url}/UserService/users/1`);
+    const exposed = new Set((await scrape(svc.url)).map((s) => s.name));
+    for (const file of ['ops/alerts.yml', 'docs/operations.md', 'README.md']) {
+      const named = new Set(fs.readFileSync(file, 'utf8').match(/usersvc_[a-z0-9_]+/g) ?? []);
+      expect(named.size, file).to.be.above(0);
+      for (const name of named) {
+        // A histogram is exposed as its _bucket, _sum and _count series.
+        const found =
+          exposed.has(name) || ['_bucket', '_sum', '_count'].some((end) => exposed.has(name + end));
+        expect(found, `${file} names ${name}`).to.equal(true);
+      }
+    }
+  });
+
+  it("the compose profile `metrics` starts Prometheus scraping the server's /metrics", () => {
+    const compose = parseYaml(fs.readFileSync('docker-compose.yml', 'utf8'));
+    const prometheus = compose.services.prometheus;
+    expect(prometheus.profiles).to.deep.equal(['metrics']);
+    expect(prometheus.volumes).to.include('./ops/prometheus.yml:/etc/prometheus/prometheus.yml:ro');
+    expect(compose.services.server.profiles, 'the server runs without the profile').to.equal(undefined);
+    const config = parseYaml(fs.readFileSync('ops/prometheus.yml', 'utf8'));
+    const job = config.scrape_configs[0];
+    expect(job.metrics_path).to.equal('/metrics');
+    expect(job.static_configs[0].targets).to.deep.equal(['server:8080']);
   });
 
   it('a worker removal job shows as pending until it is carried out', async () => {
