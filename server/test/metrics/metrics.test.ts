@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';
+import { loadConfig } from '../../src/config.ts';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
 import { type ChildServer, startChildServer } from '../reliability/support/child-server.ts';
 import { request } from '../reliability/support/client.ts';
@@ -175,6 +176,15 @@ describe('metrics: /metrics in the Prometheus text format', () => {
 });
 
 describe('metrics: WAIT timeouts, the bearer token, METRICS=0', () => {
+  it('config: METRICS (on unless 0) and METRICS_PUBLIC (off unless 1); anything else is refused', () => {
+    expect(loadConfig({})).to.include({ metrics: true, metricsPublic: false });
+    expect(loadConfig({ METRICS: '0', METRICS_PUBLIC: '1' })).to.include({
+      metrics: false,
+      metricsPublic: true,
+    });
+    expect(() => loadConfig({ METRICS: 'off' })).to.throw(/METRICS must be 0 or 1/);
+  });
+
   it('counts changes whose WAIT could not confirm the replicas (answered 504)', async () => {
     const svc = await startTestService({ redisWaitReplicas: 1, redisWaitTimeoutMs: 50 });
     try {
