@@ -45,8 +45,10 @@ function routeLabel(req: Request): string {
 }
 
 export class RequestMetrics {
-  private readonly series = new Map<string, Series>();
-  private readonly labels = new Map<unknown, string>();
+  /** Every series, for the scrape. */
+  private readonly series: Series[] = [];
+  /** By route object (or undefined: unmatched), then by method: no string is built per request. */
+  private readonly byRoute = new Map<unknown, Map<string, Series>>();
 
   /** Called as the request arrives (the app's `first` handler). */
   started(req: Request): void {
@@ -58,24 +60,16 @@ export class RequestMetrics {
     const start = (req as TimedRequest)[START];
     const seconds = start === undefined ? 0 : (performance.now() - start) / 1000;
     const route = req.getRoute() as object | undefined;
-    let label = this.labels.get(route);
-    if (label === undefined) {
-      label = routeLabel(req);
-      this.labels.set(route, label);
+    let byMethod = this.byRoute.get(route);
+    if (!byMethod) {
+      byMethod = new Map();
+      this.byRoute.set(route, byMethod);
     }
-    const method = req.method !== undefined && METHODS.has(req.method) ? req.method : 'other';
-    const key = `${method} ${label}`;
-    let series = this.series.get(key);
+    const method = req.method ?? '';
+    let series = byMethod.get(method);
     if (!series) {
-      series = {
-        route: label,
-        method,
-        statuses: new Map(),
-        buckets: new Float64Array(LATENCY_BUCKETS.length + 1),
-        sum: 0,
-        count: 0,
-      };
-      this.series.set(key, series);
+      series = this.newSeries(routeLabel(req), METHODS.has(method) ? method : 'other');
+      byMethod.set(method, series);
     }
     series.statuses.set(status, (series.statuses.get(status) ?? 0) + 1);
     let bucket = 0;
@@ -83,6 +77,22 @@ export class RequestMetrics {
     (series.buckets[bucket] as number)++;
     series.sum += seconds;
     series.count++;
+  }
+
+  /** Methods outside METHODS share the `other` series of their route. */
+  private newSeries(route: string, method: string): Series {
+    const existing = this.series.find((s) => s.route === route && s.method === method);
+    if (existing) return existing;
+    const series: Series = {
+      route,
+      method,
+      statuses: new Map(),
+      buckets: new Float64Array(LATENCY_BUCKETS.length + 1),
+      sum: 0,
+      count: 0,
+    };
+    this.series.push(series);
+    return series;
   }
 
   /** The counter, in the shape prom-client's Registry formats and its cluster aggregation sums. */
@@ -93,7 +103,7 @@ export class RequestMetrics {
     aggregator: 'sum',
     get: () => {
       const values: MetricValue[] = [];
-      for (const s of this.series.values()) {
+      for (const s of this.series) {
         for (const [status, value] of s.statuses) {
           values.push({ value, labels: { route: s.route, method: s.method, status } });
         }
@@ -111,7 +121,7 @@ export class RequestMetrics {
     get: () => {
       const values: MetricValue[] = [];
       const { name, help, type, aggregator } = this.latencyMetric;
-      for (const s of this.series.values()) {
+      for (const s of this.series) {
         const labels = { route: s.route, method: s.method };
         let cumulative = 0;
         LATENCY_BUCKETS.forEach((le, i) => {
