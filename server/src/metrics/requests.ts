@@ -5,8 +5,9 @@ import type { Request } from 'restify';
  *
  * The hot path only adds to plain numbers (one Map lookup per request); the Prometheus values are built
  * when a scrape asks for them (`get()`, the interface prom-client's Registry reads). prom-client's own
- * Counter and Histogram hash their label objects at every observation, which measured several times
- * dearer per request than this.
+ * Counter and Histogram hash their label objects at every observation: measured 570 ns of CPU per
+ * request for an inc and an observe, against about 100 ns for this (the `metrics hot path` line of
+ * `make bench-metrics`).
  */
 
 /** Upper bounds in seconds: a read takes well under a millisecond; a change waiting for replicas up to seconds. */
