@@ -13,7 +13,7 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest coverage test-reliability test-topologies bench bench-workers bench-floor clean
+.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest coverage test-reliability test-topologies bench bench-workers bench-metrics bench-floor clean
 
 node_modules/.install-stamp: package.json package-lock.json conformance/package.json
 	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
@@ -120,14 +120,19 @@ test-topologies: build
 	exit $$status
 
 ## Server vs framework-free baseline (bench/), A/B alternated; writes reports/bench/latest.{json,md}. Not part of `make test`.
-## Then bench-workers.
+## Then bench-workers and bench-metrics.
 bench: build
 	tsx bench/run.ts
 	tsx bench/workers.ts
+	tsx bench/metrics.ts
 
 ## WORKERS=1 against WORKERS=2 (read and write scenario, alternated); writes reports/bench/workers.{json,md}.
 bench-workers: build
 	tsx bench/workers.ts
+
+## METRICS=0 against METRICS=1 (single-request scenarios, alternated); writes reports/bench/metrics.{json,md}.
+bench-metrics: build
+	tsx bench/metrics.ts
 
 ## What restify alone costs per request: a bare restify route against bare node:http, same handler.
 bench-floor: build

@@ -7,6 +7,9 @@ import { registerHealthRoutes } from './health/routes.ts';
 import { handleClientError, sendError } from './http/errors.ts';
 import { assignRequestId, checkRequest, requireBearerToken, routeByTarget } from './http/middleware.ts';
 import type { AccessEntry, AccessLog } from './logging.ts';
+import type { RequestMetrics } from './metrics/requests.ts';
+import { registerMetricsRoute } from './metrics/routes.ts';
+import { registerOpenApiRoute } from './openapi/routes.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import type { UserStore } from './users/store.ts';
 
@@ -22,6 +25,8 @@ export interface AppDependencies {
   apiToken?: string | undefined;
   /** ALLOWED_HOSTS (see config.ts); undefined: any host name. */
   allowedHosts?: readonly string[] | undefined;
+  /** Prometheus metrics (absent with METRICS=0): the request counters and what /metrics answers. */
+  metrics?: { requests: RequestMetrics; scrape: () => Promise<string>; public: boolean } | undefined;
 }
 
 /** restify 12 has `first` handlers; @types/restify (written for restify 8) does not know them. */
@@ -30,6 +35,7 @@ type ServerWithFirst = Server & { first(handler: (req: Request, res: Response) =
 /** Builds the HTTP application from its dependencies; it opens nothing itself. */
 export function createApp(deps: AppDependencies): Server {
   const { logger } = deps;
+  const requests = deps.metrics?.requests;
   const accessLog = deps.accessLog ?? ((entry: AccessEntry) => logger.info(entry, 'request'));
   const server = restify.createServer({
     name: '', // no Server banner
@@ -63,17 +69,19 @@ export function createApp(deps: AppDependencies): Server {
   // handler (no deferred call, no handler timers) for what every request needs.
   const checks = { allowedHosts: deps.allowedHosts, checkOrigin: !deps.apiToken };
   (server as ServerWithFirst).first((req, res) => {
+    requests?.started(req);
     assignRequestId(req);
     // A request that asked for another protocol gets its answer and then the connection is closed.
     if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
     const refused = routeByTarget(req) ?? checkRequest(req, checks);
     if (!refused) return true;
-    // Answered here, so restify will not emit 'after' for it: logged here too.
+    // Answered here, so restify will not emit 'after' for it: logged (and counted) here too.
     sendError(req, res, refused, logger);
     logRequest(accessLog, req, res, 0);
+    requests?.finished(req, res.statusCode);
     return false;
   });
-  if (deps.apiToken) server.pre(requireBearerToken(deps.apiToken));
+  if (deps.apiToken) server.pre(requireBearerToken(deps.apiToken, deps.metrics?.public ? ['/metrics'] : []));
   // Node answers an unknown expectation itself, with no body; this answer has the usual error body.
   http.on('checkExpectation', (req: Request, res: Response) => {
     assignRequestId(req);
@@ -81,9 +89,12 @@ export function createApp(deps: AppDependencies): Server {
     res.shouldKeepAlive = false;
     sendError(req, res, new ExpectationFailedError(), logger);
     logRequest(accessLog, req, res, 0);
+    requests?.finished(req, res.statusCode);
   });
 
   registerHealthRoutes(server, deps.readiness);
+  registerOpenApiRoute(server);
+  if (deps.metrics) registerMetricsRoute(server, deps.metrics.scrape);
   registerUserRoutes(server, deps.users);
   for (const register of deps.extraRoutes ?? []) register(server);
 
@@ -91,9 +102,10 @@ export function createApp(deps: AppDependencies): Server {
     sendError(req, res, err, logger);
     callback();
   });
-  server.on('after', (req: Request, res: Response) =>
-    logRequest(accessLog, req, res, Date.now() - req.time()),
-  );
+  server.on('after', (req: Request, res: Response) => {
+    logRequest(accessLog, req, res, Date.now() - req.time());
+    requests?.finished(req, res.statusCode);
+  });
   return server;
 }
 

@@ -35,6 +35,10 @@ export interface Config {
    * against DNS rebinding. Undefined: any name.
    */
   allowedHosts: readonly string[] | undefined;
+  /** METRICS=0 turns the Prometheus metrics off (no /metrics, nothing counted); on by default. */
+  metrics: boolean;
+  /** METRICS_PUBLIC=1: /metrics needs no bearer token even when API_TOKEN is set. */
+  metricsPublic: boolean;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -47,6 +51,15 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new Error(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+/** A 0/1 switch (`true`/`false` accepted too). */
+function flagFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new Error(`${name} must be 0 or 1, got ${JSON.stringify(raw)}`);
 }
 
 /** `WORKERS`: a count, or `auto` for one process per core. */
@@ -136,5 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiToken: env.API_TOKEN || undefined,
     workers: workersFrom(env),
     allowedHosts: allowedHostsFrom(env, host),
+    metrics: flagFrom(env, 'METRICS', true),
+    metricsPublic: flagFrom(env, 'METRICS_PUBLIC', false),
   };
 }

@@ -2,8 +2,10 @@ import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { AggregatorRegistry } from 'prom-client';
 import type { Config } from './config.ts';
 import type { AccessLog } from './logging.ts';
+import { answerClusterScrapes, joinClusterScrapes } from './metrics/cluster.ts';
 import { type RedisTarget, targetFromConfig } from './redis/connect.ts';
 import { type EmbeddedRedis, startEmbeddedRedis } from './redis/embedded.ts';
 import { startService } from './service.ts';
@@ -23,6 +25,7 @@ const WORKER_STOP_TIMEOUT_MS = 15_000;
 export async function runServer(config: Config, logger: Logger, accessLog: AccessLog): Promise<void> {
   const primaryRedis = process.env[PRIMARY_REDIS_ENV];
   const redis = cluster.isWorker && primaryRedis ? (JSON.parse(primaryRedis) as RedisTarget) : undefined;
+  if (cluster.isWorker && config.metrics) joinClusterScrapes();
   const service = await startService(config, logger, accessLog, redis);
   // A worker is stopped by its primary, which also forces the end (a worker exits when its primary
   // does): a Ctrl-C reaches the primary and the workers alike, so a worker may see two signals.
@@ -48,6 +51,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     env[PRIMARY_REDIS_ENV] = JSON.stringify({ path: embeddedRedis.socketPath } satisfies RedisTarget);
   }
 
+  // A scrape reaching any worker is answered with the sum over all of them (metrics/cluster.ts).
+  if (config.metrics) answerClusterScrapes(new AggregatorRegistry());
   const pool = new WorkerPool(config.workers, env, logger);
   try {
     const url = await pool.start();

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Server } from 'restify';
@@ -11,6 +12,8 @@ import type { Config } from './config.ts';
 import { Readiness } from './health/readiness.ts';
 import { trackConnections } from './http/connections.ts';
 import type { AccessLog } from './logging.ts';
+import { clusterScrape } from './metrics/cluster.ts';
+import { ServiceMetrics } from './metrics/service-metrics.ts';
 import {
   createRedisClient,
   createTransactionClient,
@@ -30,6 +33,8 @@ export interface RunningService {
   embeddedRedis: EmbeddedRedis | undefined;
   /** The worker removal job runner of this instance (its consumer name and removal count). */
   workerRemovals: RemovalRunner;
+  /** Every route the server registered, as method and restify path (the OpenAPI tests compare them). */
+  routes: Array<{ method: string; path: string }>;
   /** Stops accepting, lets in-flight requests finish, closes Redis, stops the embedded Redis. */
   close(): Promise<void>;
 }
@@ -73,7 +78,12 @@ export async function startService(
   } catch {
     logger.warn('Redis is not reachable yet; answering 503 until it is');
   }
-  const replication = new Replication(writer, config.redisWaitReplicas, config.redisWaitTimeoutMs);
+  const metrics = config.metrics ? new ServiceMetrics() : undefined;
+  metrics?.watchRedis('shared', redis);
+  if (writer !== redis) metrics?.watchRedis('writer', writer);
+  const replication = new Replication(writer, config.redisWaitReplicas, config.redisWaitTimeoutMs, () =>
+    metrics?.waitTimedOut(),
+  );
   const redisTarget = target;
   const transactions = new ConnectionPool(
     () => {
@@ -84,9 +94,10 @@ export async function startService(
     { logger },
   );
 
-  const users = new UserStore(redis, transactions, replication);
-  const domains = new DomainStore(redis, replication);
-  const workers = new WorkerStore(redis, replication, config.workerStopGraceMs);
+  const contention = metrics?.contention;
+  const users = new UserStore(redis, transactions, replication, contention);
+  const domains = new DomainStore(redis, replication, contention);
+  const workers = new WorkerStore(redis, replication, config.workerStopGraceMs, contention);
   const workerRemovals = new RemovalRunner({
     // Its commands change the removal stream: on the changes' connection, not ahead of reads.
     redis: writer,
@@ -99,6 +110,8 @@ export async function startService(
     (server: Server) => registerDomainRoutes(server, domains),
     (server: Server) => registerWorkerRoutes(server, workers),
   ];
+  metrics?.watchPool(() => transactions.stats());
+  metrics?.watchRemovals(() => workerRemovals.backlog());
   const readiness = new Readiness(redis, writer, transactions);
   const app = createApp({
     logger,
@@ -108,6 +121,12 @@ export async function startService(
     extraRoutes,
     apiToken: config.apiToken,
     allowedHosts: config.allowedHosts,
+    metrics: metrics && {
+      requests: metrics.requests,
+      // A cluster worker answers for every worker (the primary sums them); a single process for itself.
+      scrape: cluster.isWorker ? clusterScrape(metrics.registry) : () => metrics.registry.metrics(),
+      public: config.metricsPublic,
+    },
   });
 
   const connections = trackConnections(app.server);
@@ -150,5 +169,8 @@ export async function startService(
     return closing;
   };
 
-  return { url, port, embeddedRedis, workerRemovals, close };
+  const routes = Object.values(
+    (app.router as unknown as { getRoutes(): Record<string, { method: string; path: string }> }).getRoutes(),
+  ).map(({ method, path }) => ({ method, path }));
+  return { url, port, embeddedRedis, workerRemovals, routes, close };
 }

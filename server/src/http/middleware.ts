@@ -105,13 +105,15 @@ function countHeader(rawHeaders: string[], lowerName: string): number {
 const OPEN_PATHS = new Set(['/healthz', '/readyz']);
 
 /**
- * Optional bearer-token check (API_TOKEN). OPTIONS and health checks stay open. Tokens are compared
- * as SHA-256 digests with timingSafeEqual, so neither content nor length leaks through timing.
+ * Optional bearer-token check (API_TOKEN). OPTIONS and health checks stay open, and `alsoOpen` (e.g.
+ * /metrics with METRICS_PUBLIC=1). Tokens are compared as SHA-256 digests with timingSafeEqual, so
+ * neither content nor length leaks through timing.
  */
-export function requireBearerToken(token: string) {
+export function requireBearerToken(token: string, alsoOpen: readonly string[] = []) {
   const expected = createHash('sha256').update(token).digest();
+  const open = new Set([...OPEN_PATHS, ...alsoOpen]);
   return (req: Request, _res: Response, next: Next): void => {
-    if (req.method === 'OPTIONS' || OPEN_PATHS.has(req.getPath())) {
+    if (req.method === 'OPTIONS' || open.has(req.getPath())) {
       next();
       return;
     }

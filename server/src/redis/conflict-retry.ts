@@ -1,4 +1,5 @@
 import { ServiceUnavailableError } from '../errors.ts';
+import type { ContentionObserver } from '../metrics/service-metrics.ts';
 
 /** What an optimistic attempt returns when another writer changed the record first: nothing was applied. */
 export const CONFLICT = Symbol('conflict');
@@ -24,24 +25,26 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { budgetMs: 2_000, firstPauseMs
  * Runs `attempt` until it returns something other than CONFLICT. Gives up with a 503 (answered with
  * `Retry-After`) only when the budget is spent, and only ever right after an attempt that reported a
  * conflict, i.e. that applied nothing: an attempt that throws (Redis unreachable, or a reply lost after
- * sending: 504 outcome_unknown) is not retried. `onConflict` is told of every conflict.
+ * sending: 504 outcome_unknown) is not retried. `observer` is told of every conflict, retry and give-up.
  */
 export async function retryOnConflict<T>(
   attempt: Attempt<T>,
   what: string,
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-  onConflict?: () => void,
+  observer?: ContentionObserver,
 ): Promise<T> {
   const deadline = Date.now() + policy.budgetMs;
   for (let conflicts = 0; ; conflicts++) {
     const outcome = await attempt();
     if (outcome !== CONFLICT) return outcome;
-    onConflict?.();
+    observer?.conflict(what);
     const bound = Math.min(policy.maxPauseMs, policy.firstPauseMs * 2 ** conflicts);
     const pause = Math.random() * bound;
     if (Date.now() + pause > deadline) {
+      observer?.gaveUp(what);
       throw new ServiceUnavailableError(`the ${what} is being changed concurrently; try again`);
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
+    observer?.retry(what);
   }
 }

@@ -26,6 +26,8 @@ export class Replication {
     readonly writer: Redis,
     readonly replicas: number,
     readonly timeoutMs: number,
+    /** Told when WAIT confirms too few replicas or fails (metrics). */
+    private readonly onTimeout?: () => void,
   ) {}
 
   /** Confirms that the writes sent so far on `conn` (by default the writer) reached the replicas. */
@@ -37,8 +39,12 @@ export class Replication {
       if (!target) throw new Error('the master of the service slot is not known');
       reached = await target.wait(this.replicas, this.timeoutMs);
     } catch {
+      this.onTimeout?.();
       throw new OutcomeUnknownError();
     }
-    if (reached < this.replicas) throw new OutcomeUnknownError(NOT_REPLICATED);
+    if (reached < this.replicas) {
+      this.onTimeout?.();
+      throw new OutcomeUnknownError(NOT_REPLICATED);
+    }
   }
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { CONFLICT, retryOnConflict } from '../redis/conflict-retry.ts';
+import type { ContentionObserver } from '../metrics/service-metrics.ts';
+import { CONFLICT, DEFAULT_RETRY_POLICY, retryOnConflict } from '../redis/conflict-retry.ts';
 import { KeyedCombiner } from '../redis/keyed-queue.ts';
 import type { ConnectionPool } from '../redis/pool.ts';
 import type { Replication } from '../redis/replication.ts';
@@ -65,6 +66,8 @@ export class UserStore {
     private readonly redis: Redis,
     private readonly transactions: ConnectionPool,
     private readonly replication: Replication,
+    /** Told of update conflicts and give-ups (metrics). */
+    private readonly contention?: ContentionObserver,
   ) {
     const reset = () => {
       this.initialised = false;
@@ -133,7 +136,12 @@ export class UserStore {
    * arrive wait together, and the next transaction writes the last of them; each caller gets its outcome.
    */
   private readonly updates = new KeyedCombiner<number, User, boolean>((_id, users) =>
-    retryOnConflict(() => this.replaceIfExists(users[users.length - 1] as User), 'user'),
+    retryOnConflict(
+      () => this.replaceIfExists(users[users.length - 1] as User),
+      'user',
+      DEFAULT_RETRY_POLICY,
+      this.contention,
+    ),
   );
 
   /** Replaces the user wholesale if it exists; false when it does not. */

@@ -56,10 +56,10 @@ describe('apps: domains /apps/{app_id}/domains', () => {
   it('HEAD mirrors GET without a body', async () => {
     const d = await create('head', 'head.example.com');
     for (const path of ['/apps/head/domains', `/apps/head/domains/${d.id}`]) {
-      const res = await fetch(`${url}${path}`, { method: 'HEAD' });
+      const res = await call(url, 'HEAD', path);
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.equal('application/json;charset=utf-8');
-      expect(await res.text()).to.equal('');
+      expect(res.text).to.equal('');
     }
   });
 

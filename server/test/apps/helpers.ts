@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { call as checkedCall } from '../support/http.ts';
 
-/** Helpers for the /apps tests: plain fetch over a real socket, and the formats every answer must have. */
+/** Helpers for the /apps tests: requests over a real socket (checked against the OpenAPI description), and the formats every answer must have. */
 export const JSON_TYPE = 'application/json;charset=utf-8';
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** ISO 8601 UTC with milliseconds, as the service writes it. */
@@ -34,15 +35,22 @@ export async function call(base: string, method: string, path: string, body?: Bo
       headers['Content-Type'] = 'application/json';
     }
   }
-  const res = await fetch(`${base}${path}`, { method, headers, body: payload });
-  const text = await res.text();
+  const {
+    status,
+    headers: answerHeaders,
+    body: text,
+  } = await checkedCall(`${base}${path}`, {
+    method,
+    headers,
+    body: payload ?? null,
+  });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = undefined;
   }
-  return { status: res.status, headers: res.headers, text, body: parsed };
+  return { status, headers: answerHeaders, text, body: parsed };
 }
 
 /** A JSON answer with the exact content type and status. */

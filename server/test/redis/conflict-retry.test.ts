@@ -12,7 +12,7 @@ describe('redis/conflict-retry: retryOnConflict', () => {
       async () => (++attempts < 5 ? CONFLICT : 'applied'),
       'thing',
       { budgetMs: 10_000, firstPauseMs: 1, maxPauseMs: 4 },
-      () => told++,
+      { conflict: () => told++, retry: () => {}, gaveUp: () => {} },
     );
     expect(outcome).to.equal('applied');
     expect(attempts).to.equal(5);

@@ -36,13 +36,13 @@ describe('runtime: a change not confirmed by enough replicas is answered 504, ne
       ['/apps/w/domains', { hostname: 'wait.example.com' }],
       ['/apps/w/workers', { command: 'run' }],
     ] as const) {
-      const res = await fetch(`${svc.url}${path}`, {
+      const res = await call(`${svc.url}${path}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
       });
       expect(res.status).to.equal(504);
-      expect(((await res.json()) as { id: string }).id).to.equal('outcome_unknown');
+      expect((JSON.parse(res.body) as { id: string }).id).to.equal('outcome_unknown');
     }
   });
 });

@@ -1,4 +1,10 @@
-/** Small helpers for talking to the users API over a real socket. */
+import { openApiChecker } from './openapi-check.ts';
+
+/**
+ * Small helpers for talking to the service over a real socket. Every answer they receive is checked
+ * against the OpenAPI description (openapi-check.ts): an undescribed route, status, header or field
+ * fails the test that received it.
+ */
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 export function formBody(fields: Record<string, string | number>): string {
@@ -15,7 +21,9 @@ export interface Answer {
 
 export async function call(url: string, init: RequestInit = {}): Promise<Answer> {
   const res = await fetch(url, init);
-  return { status: res.status, headers: res.headers, body: await res.text() };
+  const answer = { status: res.status, headers: res.headers, body: await res.text() };
+  openApiChecker().check(init.method ?? 'GET', url, answer.status, answer.headers, answer.body);
+  return answer;
 }
 
 export function sendForm(

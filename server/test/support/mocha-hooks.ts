@@ -10,4 +10,10 @@ export const mochaHooks = {
     const { chooseRedisPath } = await import('./redis-path.ts');
     await chooseRedisPath();
   },
+  async afterAll() {
+    const { checkedCount } = await import('./openapi-check.ts');
+    console.log(
+      `  OpenAPI: ${checkedCount()} answers checked against the description (server/src/openapi/document.ts)`,
+    );
+  },
 };

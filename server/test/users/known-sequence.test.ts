@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { call } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -12,26 +13,26 @@ describe("users: the spec's known test sequence on a fresh service", () => {
 
   it('list non-empty; GET 1; POST 1; PUT 2; DELETE 2', async () => {
     const base = `${svc.url}/UserService/users`;
-    const list = await fetch(base);
+    const list = await call(base);
     expect(list.status).to.equal(200);
-    expect(await list.text()).to.contain('<user><id>1</id>');
+    expect(list.body).to.contain('<user><id>1</id>');
 
-    const one = await fetch(`${base}/1`);
-    expect(await one.text()).to.contain('<id>1</id>');
+    const one = await call(`${base}/1`);
+    expect(one.body).to.contain('<id>1</id>');
 
-    const post = await fetch(base, {
+    const post = await call(base, {
       method: 'POST',
       headers: FORM,
       body: 'id=1&name=suresh&profession=clerk',
     });
-    expect(await post.text()).to.contain('<result>success</result>');
-    const put = await fetch(base, {
+    expect(post.body).to.contain('<result>success</result>');
+    const put = await call(base, {
       method: 'PUT',
       headers: FORM,
       body: 'id=2&name=naresh&profession=clerk',
     });
-    expect(await put.text()).to.contain('<result>success</result>');
-    const del = await fetch(`${base}/2`, { method: 'DELETE' });
-    expect(await del.text()).to.contain('<result>success</result>');
+    expect(put.body).to.contain('<result>success</result>');
+    const del = await call(`${base}/2`, { method: 'DELETE' });
+    expect(del.body).to.contain('<result>success</result>');
   });
 });

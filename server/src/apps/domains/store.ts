@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { ConflictError } from '../../errors.ts';
-import { CONFLICT, retryOnConflict } from '../../redis/conflict-retry.ts';
+import type { ContentionObserver } from '../../metrics/service-metrics.ts';
+import { CONFLICT, DEFAULT_RETRY_POLICY, retryOnConflict } from '../../redis/conflict-retry.ts';
 import { KeyedQueue } from '../../redis/keyed-queue.ts';
 import type { Replication } from '../../redis/replication.ts';
 import { APP_KEYS } from '../keys.ts';
@@ -70,6 +71,8 @@ export class DomainStore {
   constructor(
     private readonly redis: Redis,
     private readonly replication: Replication,
+    /** Told of update conflicts and give-ups (metrics). */
+    private readonly contention?: ContentionObserver,
   ) {}
 
   /** The app's domains, oldest first (ties broken by id). */
@@ -106,7 +109,12 @@ export class DomainStore {
   /** Sets the hostname and advances updated_at; undefined when the domain does not exist. */
   async update(appId: string, id: string, hostname: string): Promise<Domain | undefined> {
     return this.changes.run(`${appId}/${id}`, () =>
-      retryOnConflict(() => this.updateIfUnchanged(appId, id, hostname), 'domain'),
+      retryOnConflict(
+        () => this.updateIfUnchanged(appId, id, hostname),
+        'domain',
+        DEFAULT_RETRY_POLICY,
+        this.contention,
+      ),
     );
   }
 

@@ -122,6 +122,29 @@ export class RemovalRunner {
     return this.held.size;
   }
 
+  /**
+   * The consumer group's backlog (XINFO GROUPS): jobs delivered and not yet done (those waiting for
+   * their grace period included), and jobs not yet delivered (`lag`; null when Redis cannot say).
+   * Zeros while the group does not exist yet.
+   */
+  async backlog(): Promise<{ pending: number; lag: number | null }> {
+    let groups: unknown[][];
+    try {
+      groups = (await this.redis.xinfo('GROUPS', APP_KEYS.removals)) as unknown[][];
+    } catch (err) {
+      if (err instanceof Error && err.message.includes('no such key')) return { pending: 0, lag: 0 };
+      throw err;
+    }
+    for (const group of groups) {
+      const fields = new Map<unknown, unknown>();
+      for (let i = 0; i + 1 < group.length; i += 2) fields.set(group[i], group[i + 1]);
+      if (fields.get('name') !== REMOVAL_GROUP) continue;
+      const lag = fields.get('lag');
+      return { pending: Number(fields.get('pending') ?? 0), lag: typeof lag === 'number' ? lag : null };
+    }
+    return { pending: 0, lag: 0 };
+  }
+
   start(): void {
     if (this.loops.length > 0 || this.stopping) return;
     this.blocking.connect().catch(() => {}); // ioredis keeps reconnecting

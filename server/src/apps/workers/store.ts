@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { ConflictError } from '../../errors.ts';
-import { CONFLICT, retryOnConflict } from '../../redis/conflict-retry.ts';
+import type { ContentionObserver } from '../../metrics/service-metrics.ts';
+import { CONFLICT, DEFAULT_RETRY_POLICY, retryOnConflict } from '../../redis/conflict-retry.ts';
 import { KeyedQueue } from '../../redis/keyed-queue.ts';
 import type { Replication } from '../../redis/replication.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../keys.ts';
@@ -85,6 +86,8 @@ export class WorkerStore {
     private readonly replication: Replication,
     /** How long a stopping worker stays before its removal job deletes it. */
     private readonly stopGraceMs: number,
+    /** Told of update conflicts and give-ups (metrics). */
+    private readonly contention?: ContentionObserver,
   ) {}
 
   /** The app's workers, oldest first (ties broken by id). */
@@ -111,7 +114,12 @@ export class WorkerStore {
   /** Changes the size; undefined when the worker does not exist, 409 while it is stopping. */
   async resize(appId: string, id: string, size: WorkerSize): Promise<Worker | undefined> {
     return this.changes.run(`${appId}/${id}`, () =>
-      retryOnConflict(() => this.resizeIfUnchanged(appId, id, size), 'worker'),
+      retryOnConflict(
+        () => this.resizeIfUnchanged(appId, id, size),
+        'worker',
+        DEFAULT_RETRY_POLICY,
+        this.contention,
+      ),
     );
   }
 
@@ -121,7 +129,7 @@ export class WorkerStore {
    */
   async requestStop(appId: string, id: string): Promise<StopOutcome> {
     return this.changes.run(`${appId}/${id}`, () =>
-      retryOnConflict(() => this.stopIfUnchanged(appId, id), 'worker'),
+      retryOnConflict(() => this.stopIfUnchanged(appId, id), 'worker', DEFAULT_RETRY_POLICY, this.contention),
     );
   }
 
