@@ -238,11 +238,16 @@ function commonErrors(format: Format, { authenticated = true } = {}): Json {
           }),
         }
       : {}),
+    '403': answer(
+      'The Host names a host ALLOWED_HOSTS does not list (`host_not_allowed`), or, with no API_TOKEN, a change came from another origin (`cross_origin`).',
+      errorContent(format),
+    ),
     '408': answer('The request was not received in time.', errorContent(format)),
+    '417': answer('The request sent an Expect value other than 100-continue.', errorContent(format)),
     '431': answer('The request line and headers are larger than 16 KiB.', errorContent(format)),
     '500': answer('Internal error (a bug; logged).', errorContent(format)),
     '503': answer(
-      'Redis is unreachable, no transaction connection was free in time, or the record was changed concurrently for too long; nothing changed, safe to retry.',
+      'Redis is unreachable or refuses changes (out of memory, read-only, failed save), no transaction connection was free in time, or the record was changed concurrently for too long; nothing changed, safe to retry.',
       errorContent(format),
       { 'Retry-After': ref('RetryAfter', 'headers') },
     ),
