@@ -6,6 +6,7 @@ import { registerHealthRoutes } from './health/routes.ts';
 import { handleClientError, sendError } from './http/errors.ts';
 import { assignRequestId, missingHostError, requireBearerToken } from './http/middleware.ts';
 import type { AccessEntry, AccessLog } from './logging.ts';
+import type { UserList } from './users/list.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import type { UserStore } from './users/store.ts';
 
@@ -15,6 +16,8 @@ export interface AppDependencies {
   accessLog?: AccessLog | undefined;
   redis: Redis;
   users: UserStore;
+  /** GET and HEAD of the list (owns the list document cache). */
+  userList: UserList;
   /** Registers further resources (the JSON resources under /apps). */
   extraRoutes?: Array<(server: Server) => void>;
   apiToken?: string | undefined;
@@ -63,7 +66,7 @@ export function createApp(deps: AppDependencies): Server {
   if (deps.apiToken) server.pre(requireBearerToken(deps.apiToken));
 
   registerHealthRoutes(server, deps.redis);
-  registerUserRoutes(server, deps.users);
+  registerUserRoutes(server, deps.users, deps.userList);
   for (const register of deps.extraRoutes ?? []) register(server);
 
   server.on('restifyError', (req: Request, res: Response, err: unknown, callback: () => void) => {

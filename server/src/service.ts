@@ -19,6 +19,7 @@ import {
 import { type EmbeddedRedis, startEmbeddedRedis } from './redis/embedded.ts';
 import { ConnectionPool } from './redis/pool.ts';
 import { Replication } from './redis/replication.ts';
+import { UserList } from './users/list.ts';
 import { UserStore } from './users/store.ts';
 
 export interface RunningService {
@@ -76,6 +77,16 @@ export async function startService(
   });
 
   const users = new UserStore(redis, transactions, replication);
+  const userList = new UserList(users);
+  // Data stored before the list's id index existed is indexed now, in small steps (lists wait for it).
+  users
+    .ensureIndex()
+    .catch((err: unknown) =>
+      logger.warn(
+        { err: (err as Error).message },
+        'the user id index could not be built yet; the next list tries again',
+      ),
+    );
   const domains = new DomainStore(redis, replication);
   const workers = new WorkerStore(redis, replication, config.workerStopGraceMs);
   const workerRemovals = new RemovalRunner({
@@ -89,7 +100,15 @@ export async function startService(
     (server: Server) => registerDomainRoutes(server, domains),
     (server: Server) => registerWorkerRoutes(server, workers),
   ];
-  const app = createApp({ logger, accessLog, redis, users, extraRoutes, apiToken: config.apiToken });
+  const app = createApp({
+    logger,
+    accessLog,
+    redis,
+    users,
+    userList,
+    extraRoutes,
+    apiToken: config.apiToken,
+  });
 
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject);
