@@ -3,7 +3,7 @@ import { sendXml } from '../http/send.ts';
 import { StreamedBody } from '../http/stream.ts';
 import { XML_CONTENT_TYPE } from '../http/xml.ts';
 import { LIST_CLOSE, LIST_OPEN, renderUserElements, renderUserList } from './render.ts';
-import type { UserChunk, UserStore } from './store.ts';
+import type { UserStore, UserValues } from './store.ts';
 
 export interface UserListOptions {
   /** Users read from Redis per step (each step holds Redis for a bounded time, about a millisecond). */
@@ -73,13 +73,18 @@ class DocumentCollector {
   }
 }
 
+/** One chunk of a list: its users, the version token read after them, and whether more may follow. */
+interface ListChunk extends UserValues {
+  more: boolean;
+}
+
 /**
  * GET and HEAD of the list (docs/listing.md). The users are read in ascending id order a chunk at a
- * time, each chunk in one bounded step, and the document is written as it is rendered, with
- * backpressure; the next chunk is read while the current one is written. A list that fits in one
- * chunk is answered whole with a Content-Length; a larger one is streamed. A document no larger than
- * `maxCachedBytes` is kept with its version token and answered again, after one GET of the token, for
- * as long as no user changed.
+ * time (ids from the index, then their values), each read holding Redis for a bounded time, and the
+ * document is written as it is rendered, with backpressure; the next chunk is read while the current
+ * one is rendered and written. A list that fits in one chunk is answered whole with a Content-Length;
+ * a larger one is streamed. A document no larger than `maxCachedBytes` is kept with the version token
+ * it was read under and answered again, after one GET of the token, for as long as no user changed.
  */
 export class UserList {
   private readonly chunkSize: number;
@@ -95,56 +100,74 @@ export class UserList {
 
   async send(req: Request, res: Response): Promise<void> {
     await this.store.prepareList();
-    const cached = this.cache.get(await this.store.listVersion());
+    // Every change writes a new token: a document read entirely under this token is the current list.
+    const version = await this.store.listVersion();
+    const cached = this.cache.get(version);
     if (cached) return sendXml(res, 200, cached);
 
-    // Failures up to here are answered with an error status (nothing was sent yet).
-    const first = await this.store.readUsersAfter(undefined, this.chunkSize);
-    if (first.next === undefined) {
+    // Failures up to the first bytes are answered with an error status.
+    const chunks = this.chunks();
+    const first = (await chunks.next()).value as ListChunk;
+    if (!first.more) {
       const whole = Buffer.from(renderUserList(first.users), 'utf8');
-      this.cache.store(first.version, whole);
+      if (first.version === version) this.cache.store(version, whole);
       return sendXml(res, 200, whole);
     }
 
     const body = new StreamedBody(res);
     body.start(200, XML_CONTENT_TYPE);
-    if (req.method === 'HEAD') return body.end();
-    const collector = this.cache.collector(first.version);
+    const collector = req.method === 'HEAD' ? undefined : this.cache.collector(version);
     let complete = false;
     try {
-      complete = await this.stream(body, first, collector);
+      complete = req.method === 'HEAD' || (await this.stream(body, first, chunks, collector));
+      if (complete) body.end();
     } catch (err) {
       // The status and the first bytes are out: the client learns of the failure by the missing end.
       req.log.error({ err, reqId: req.id() }, 'the user list failed after it started; response cut short');
       body.abort();
     } finally {
       collector?.finish(complete);
+      chunks.return(undefined).catch(() => {});
+    }
+  }
+
+  /**
+   * The chunks of the list in id order. Ids above the last id read come from the index, so the read
+   * position only ever moves up: a user present for the whole list is read exactly once. The ids of the
+   * next chunk are asked for as soon as those of the current one are known.
+   */
+  private async *chunks(): AsyncGenerator<ListChunk, void, undefined> {
+    let ids = await this.store.readIdsAfter(undefined, this.chunkSize);
+    for (;;) {
+      const more = ids.length === this.chunkSize;
+      const nextIds = more ? this.store.readIdsAfter(Number(ids[ids.length - 1]), this.chunkSize) : undefined;
+      nextIds?.catch(() => {}); // awaited below; not a rejection nobody handles if the list ends first
+      const values = await this.store.readUsers(ids);
+      yield { ...values, more };
+      if (!nextIds) return;
+      ids = await nextIds;
     }
   }
 
   /** Writes the list from its first chunk on; true once the whole document is written. */
   private async stream(
     body: StreamedBody,
-    first: UserChunk,
+    first: ListChunk,
+    chunks: AsyncGenerator<ListChunk, void, undefined>,
     collector: DocumentCollector | undefined,
   ): Promise<boolean> {
     let chunk = first;
     let piece = LIST_OPEN + renderUserElements(chunk.users);
     for (;;) {
-      // The next chunk is on its way while this piece is written.
-      const pending =
-        chunk.next === undefined ? undefined : this.store.readUsersAfter(chunk.next, this.chunkSize);
-      const bytes = Buffer.from(chunk.next === undefined ? piece + LIST_CLOSE : piece, 'utf8');
+      // The next chunk is read while this one is written.
+      const pending = chunk.more ? chunks.next() : undefined;
+      pending?.catch(() => {}); // awaited below, unless the client has gone
+      const bytes = Buffer.from(chunk.more ? piece : piece + LIST_CLOSE, 'utf8');
       collector?.add(bytes, chunk.version);
-      if (!(await body.write(bytes))) {
-        pending?.catch(() => {}); // the client has gone: its result is of no use
-        return false;
-      }
-      if (!pending) break;
-      chunk = await pending;
+      if (!(await body.write(bytes))) return false;
+      if (!pending) return true;
+      chunk = (await pending).value as ListChunk;
       piece = renderUserElements(chunk.users);
     }
-    body.end();
-    return true;
   }
 }
