@@ -2,7 +2,7 @@
  * `make bench-scale`: the list of users at scale (issue 24), as an operator would see it. Per size, a
  * redis-server of its own (free port, no persistence) is seeded through a pipeline; then each build
  * (this one, and an older one built with bench/build-at.sh) runs on it alone: LISTS lists one after
- * another, then (this build, sizes of at least PARALLEL_FROM) ten lists at once, while 8 connections
+ * another, then (this build, at the sizes of BENCH_SCALE_PARALLEL_SIZES) ten lists at once, while 8 connections
  * read single users. It prints, per build and size: time to the first and to the last byte, MB/s,
  * server RSS at start (idle), peak and after, the longest Redis command meanwhile (SLOWLOG), and the
  * single-user reads (req/s, p99, max, non-2xx). It asserts nothing; figures go to
@@ -11,7 +11,7 @@
  * Env: BENCH_SCALE_SIZES (100000,1000000,5000000), BENCH_SCALE_OLD (commit of the older build, 719bca4 =
  * before issue 24; `none` to skip it), BENCH_SCALE_OLD_MAX (largest size the older build is run on,
  * 1000000: past that it needs gigabytes or cannot build its string at all), BENCH_SCALE_LISTS (3),
- * BENCH_SCALE_PARALLEL (10), BENCH_SCALE_PARALLEL_FROM (1000000), BENCH_SCALE_OLD_PARALLEL=1 (the older
+ * BENCH_SCALE_PARALLEL (10), BENCH_SCALE_PARALLEL_SIZES (1000000: the sizes listed that many at once), BENCH_SCALE_OLD_PARALLEL=1 (the older
  * build runs the lists at once too), BENCH_LOG_LEVEL (the servers' LOG_LEVEL, info).
  */
 import { execFileSync } from 'node:child_process';
@@ -33,7 +33,7 @@ const OLD_COMMIT = process.env.BENCH_SCALE_OLD || '719bca4';
 const OLD_MAX = Number(process.env.BENCH_SCALE_OLD_MAX || 1_000_000);
 const LISTS = Number(process.env.BENCH_SCALE_LISTS || 3);
 const PARALLEL = Number(process.env.BENCH_SCALE_PARALLEL || 10);
-const PARALLEL_FROM = Number(process.env.BENCH_SCALE_PARALLEL_FROM || 1_000_000);
+const PARALLEL_SIZES = (process.env.BENCH_SCALE_PARALLEL_SIZES || '1000000').split(',').map(Number);
 const OLD_PARALLEL = process.env.BENCH_SCALE_OLD_PARALLEL === '1';
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'info';
 const READ_CONNECTIONS = 8;
@@ -275,7 +275,8 @@ async function main(): Promise<void> {
             ['reads only, no list', 0, 0],
             [`${LISTS} in a row`, 1, LISTS],
           ];
-          if (build.parallel && size >= PARALLEL_FROM) modes.push([`${PARALLEL} at once`, PARALLEL, 1]);
+          if (build.parallel && PARALLEL_SIZES.includes(size))
+            modes.push([`${PARALLEL} at once`, PARALLEL, 1]);
           for (const [mode, concurrent, sequential] of modes) {
             const figures = await phase(node, redis, size, concurrent, sequential, rssIdle);
             rows.push({ size, build: build.name, mode, figures });
@@ -287,10 +288,12 @@ async function main(): Promise<void> {
         }
       }
       const digests = new Set(
-        rows.filter((r) => r.size === size).flatMap((r) => r.figures.lists.map((l) => l.sha256)),
+        rows
+          .filter((r) => r.size === size)
+          .flatMap((r) => r.figures.lists.filter((l) => l.complete).map((l) => l.sha256)),
       );
       console.log(
-        `${fmt(size)} users: ${digests.size === 1 ? 'every list had the same bytes' : `DIFFERENT bytes: ${[...digests].join(', ')}`}`,
+        `${fmt(size)} users: ${digests.size === 1 ? 'every complete list had the same bytes' : `DIFFERENT bytes: ${[...digests].join(', ')}`}`,
       );
     } finally {
       redis.disconnect();
