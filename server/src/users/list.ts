@@ -6,13 +6,14 @@ import { LIST_CLOSE, LIST_OPEN, renderUserElements, renderUserList } from './ren
 import type { UserStore, UserValues } from './store.ts';
 
 export interface UserListOptions {
-  /** Users read from Redis per step (each step holds Redis for a bounded time, about a millisecond). */
+  /** Users read from Redis per step (each step holds Redis for a bounded time, under a millisecond). */
   chunkSize?: number;
   /** The largest list document kept in memory for the next lists, in bytes. */
   maxCachedBytes?: number;
 }
 
-const DEFAULT_CHUNK_SIZE = 1000;
+/** 500 rather than 1000: half the longest Redis command for about the same list time (docs/benchmarks.md). */
+const DEFAULT_CHUNK_SIZE = 500;
 const DEFAULT_MAX_CACHED_BYTES = 4 * 1024 * 1024;
 /** How long a list waits for the same document being built by another list before it reads its own. */
 const BUILD_WAIT_MS = 1000;

@@ -187,8 +187,8 @@ describe('users: the streamed list', () => {
 
   describe('large lists (200,000 users)', () => {
     const USERS = 200_000;
-    /** Chunks of the server's default size. */
-    const CHUNKS = USERS / 1000;
+    /** Chunks of the server's default size (500 users). */
+    const CHUNKS = USERS / 500;
     beforeEach(async function () {
       skipOnTopology(this, 'stops Redis and seeds a large list');
       this.timeout(60_000);
@@ -213,7 +213,9 @@ describe('users: the streamed list', () => {
         },
         20_000,
       );
-      expect(calls, 'chunks read while the client does not read').to.be.lessThan(CHUNKS / 2);
+      expect(calls, 'chunks read while the client does not read')
+        .to.be.greaterThan(0)
+        .and.lessThan(CHUNKS / 2);
       reader.socket.destroy();
       await pause(500);
       expect(await commandCalls(redis, 'zrangebyscore'), 'chunks read after the client left').to.be.at.most(
