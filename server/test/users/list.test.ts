@@ -75,6 +75,13 @@ describe('users: the streamed list', () => {
     const head = await call(svc.url + LIST, { method: 'HEAD' });
     expect(head.status).to.equal(200);
     expect(head.body).to.equal('');
+    // A change (here to the same values) makes the kept document stale: a HEAD builds it again and
+    // answers its length, and the GET after it gets those bytes.
+    const same = seededUser(5);
+    expect((await sendForm(svc.url + LIST, 'POST', { id: 5, ...same })).body).to.equal(SUCCESS);
+    const rebuilt = await call(svc.url + LIST, { method: 'HEAD' });
+    expect(rebuilt.headers.get('content-length')).to.equal(String(Buffer.byteLength(expected)));
+    expect((await call(svc.url + LIST)).body).to.equal(expected);
   });
 
   it('indexes at start the users stored before the index existed, and lists them all in order', async () => {
