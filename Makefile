@@ -13,7 +13,7 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest coverage test-reliability test-topologies bench bench-workers bench-metrics bench-floor clean
+.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest coverage test-reliability test-topologies bench bench-workers bench-metrics bench-floor bench-scale clean
 
 node_modules/.install-stamp: package.json package-lock.json conformance/package.json
 	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
@@ -137,6 +137,11 @@ bench-metrics: build
 ## What restify alone costs per request: a bare restify route against bare node:http, same handler.
 bench-floor: build
 	tsx bench/floor.ts
+
+## The list of users at 100k, 1M and 5M users (issue 24): this build against an older one, on an external
+## redis-server of its own; writes reports/bench/scale.{json,md}. Knobs in bench/scale.ts (BENCH_SCALE_SIZES, …).
+bench-scale: build
+	tsx bench/scale.ts
 
 clean:
 	rm -rf dist reports test-results playwright-report node_modules/.install-stamp

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { freePort } from '../server/test/support/redis.ts';
+import { range, seedUsers as seedUserRange } from '../server/test/users/seed.ts';
 import { runContention } from './contention.ts';
 import { CONNECTIONS, DURATION, ROUNDS } from './options.ts';
 import {
@@ -49,27 +50,13 @@ const WATCHDOG_MS = 20 * 60_000;
 
 // ---------------------------------------------------------------- data
 
-const USERS = '{usersvc}:users';
-const INITIALISED = '{usersvc}:initialised';
-
-/** The stored value of seeded user i: a few carry characters that must be escaped in XML. */
-function storedUser(i: number): string {
-  const name = i % 100 === 7 ? `Ann & <Bob> ${i}` : `user-${i}`;
-  return JSON.stringify({ name, profession: `profession ${i % 37}` });
-}
-
-/** Empties the Redis and stores users `from`..`to` plus the initialised marker (as the server would). */
+/**
+ * Empties the Redis and stores users `from`..`to` in the server's data model (hash, id index, version
+ * token, initialised marker; a few names carry characters that must be escaped in XML).
+ */
 async function seedUsers(redis: Redis, count: number, from = 1): Promise<void> {
   await redis.flushall();
-  await redis.set(INITIALISED, '1');
-  const CHUNK = 2000;
-  const pipeline = redis.pipeline();
-  for (let start = from; start < from + count; start += CHUNK) {
-    const args: string[] = [];
-    for (let i = start; i < Math.min(start + CHUNK, from + count); i++) args.push(String(i), storedUser(i));
-    pipeline.hset(USERS, ...args);
-  }
-  await pipeline.exec();
+  await seedUserRange(redis, range(from, from + count - 1));
 }
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -10,6 +10,7 @@ import type { AccessEntry, AccessLog } from './logging.ts';
 import type { RequestMetrics } from './metrics/requests.ts';
 import { registerMetricsRoute } from './metrics/routes.ts';
 import { registerOpenApiRoute } from './openapi/routes.ts';
+import type { UserList } from './users/list.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import type { UserStore } from './users/store.ts';
 
@@ -20,6 +21,8 @@ export interface AppDependencies {
   /** What /readyz reports. */
   readiness: Readiness;
   users: UserStore;
+  /** GET and HEAD of the list (owns the list document cache). */
+  userList: UserList;
   /** Registers further resources (the JSON resources under /apps). */
   extraRoutes?: Array<(server: Server) => void>;
   apiToken?: string | undefined;
@@ -95,7 +98,7 @@ export function createApp(deps: AppDependencies): Server {
   registerHealthRoutes(server, deps.readiness);
   registerOpenApiRoute(server);
   if (deps.metrics) registerMetricsRoute(server, deps.metrics.scrape);
-  registerUserRoutes(server, deps.users);
+  registerUserRoutes(server, deps.users, deps.userList);
   for (const register of deps.extraRoutes ?? []) register(server);
 
   server.on('restifyError', (req: Request, res: Response, err: unknown, callback: () => void) => {

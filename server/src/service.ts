@@ -24,6 +24,7 @@ import {
 import { type EmbeddedRedis, startEmbeddedRedis } from './redis/embedded.ts';
 import { ConnectionPool } from './redis/pool.ts';
 import { Replication } from './redis/replication.ts';
+import { UserList } from './users/list.ts';
 import { UserStore } from './users/store.ts';
 
 export interface RunningService {
@@ -96,6 +97,16 @@ export async function startService(
 
   const contention = metrics?.contention;
   const users = new UserStore(redis, transactions, replication, contention);
+  const userList = new UserList(users);
+  // Data stored before the list's id index existed is indexed now, in small steps (lists wait for it).
+  users
+    .ensureIndex()
+    .catch((err: unknown) =>
+      logger.warn(
+        { err: (err as Error).message },
+        'the user id index could not be built yet; the next list tries again',
+      ),
+    );
   const domains = new DomainStore(redis, replication, contention);
   const workers = new WorkerStore(redis, replication, config.workerStopGraceMs, contention);
   const workerRemovals = new RemovalRunner({
@@ -118,6 +129,7 @@ export async function startService(
     accessLog,
     readiness,
     users,
+    userList,
     extraRoutes,
     apiToken: config.apiToken,
     allowedHosts: config.allowedHosts,

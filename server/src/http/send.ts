@@ -3,18 +3,23 @@ import { XML_CONTENT_TYPE } from './xml.ts';
 
 export const JSON_CONTENT_TYPE = 'application/json;charset=utf-8';
 
-/** Bodies at least this long are sent as bytes, and the bytes of the last one are kept. */
+/** Bodies at least this long are sent as bytes. */
 const LARGE_BODY = 16 * 1024;
-let lastLarge: { text: string; bytes: Buffer } | undefined;
 
-/**
- * A large body as UTF-8 bytes. The list of users hands out the same string while no user changed
- * (see users/render.ts), so it is encoded once, not at every request; one body is kept at most.
- * Sent as bytes, Node writes the head and the body side by side instead of copying both into one string.
- */
-function largeBodyBytes(text: string): Buffer {
-  if (lastLarge?.text !== text) lastLarge = { text, bytes: Buffer.from(text, 'utf8') };
-  return lastLarge.bytes;
+/** The headers of every answer: the request's Request-Id, nosniff and the type (then the caller's own). */
+export function answerHead(
+  res: Response,
+  contentType: string,
+  headers?: Record<string, string>,
+): Record<string, string | number> {
+  const req = res.req as Request;
+  const head: Record<string, string | number> = {
+    'Request-Id': req.id(),
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Type': contentType,
+  };
+  if (headers) Object.assign(head, headers);
+  return head;
 }
 
 /**
@@ -25,20 +30,16 @@ export function sendBody(
   res: Response,
   status: number,
   contentType: string,
-  text: string,
+  body: string | Buffer,
   headers?: Record<string, string>,
 ): void {
   const req = res.req as Request;
-  const body = text.length >= LARGE_BODY ? largeBodyBytes(text) : text;
+  // Sent as bytes, Node writes the head and a large body side by side instead of copying both into one string.
+  if (typeof body === 'string' && body.length >= LARGE_BODY) body = Buffer.from(body, 'utf8');
   // Every header in one object handed to writeHead: Node writes it as is, where headers set one by
   // one with setHeader are first copied into a lower-cased map (measured: about 5 % of a GET).
-  const head: Record<string, string | number> = {
-    'Request-Id': req.id(),
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Type': contentType,
-    'Content-Length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
-  };
-  if (headers) Object.assign(head, headers);
+  const head = answerHead(res, contentType, headers);
+  head['Content-Length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   // What res.sendRaw(status, body) does, in one write: restify's flush() calls writeHead(), write(body)
   // and end() apart, so every answer went out as a corked writev; end(body) lets Node send the head
   // and the body together. `_sent` tells restify the answer is written (as sendRaw would).
@@ -49,7 +50,12 @@ export function sendBody(
   else res.end(body);
 }
 
-export function sendXml(res: Response, status: number, body: string, headers?: Record<string, string>): void {
+export function sendXml(
+  res: Response,
+  status: number,
+  body: string | Buffer,
+  headers?: Record<string, string>,
+): void {
   sendBody(res, status, XML_CONTENT_TYPE, body, headers);
 }
 

@@ -6,47 +6,28 @@ import type { User } from './model.ts';
  * bytes as `xmlElement('user', {id, name, profession})`): building an xml-js tree per user cost most
  * of the time of a GET by id and nearly all of a list (see the benchmark's notes).
  */
-function buildUserElement(user: User): string {
-  return `<user><id>${user.id}</id><name>${escapeXmlText(user.name)}</name><profession>${escapeXmlText(user.profession)}</profession></user>`;
-}
-
-/**
- * Rendered elements by user object. The store hands out the same (frozen) object for a user as long
- * as its stored value is unchanged, so an unchanged user is rendered once; a changed one is a new
- * object. Entries go when their user object is no longer referenced (no growth with requests).
- */
-const elements = new WeakMap<User, string>();
-
 export function renderUserElement(user: User): string {
-  let element = elements.get(user);
-  if (element === undefined) {
-    element = buildUserElement(user);
-    if (Object.isFrozen(user)) elements.set(user, element);
-  }
-  return element;
+  return `<user><id>${user.id}</id><name>${escapeXmlText(user.name)}</name><profession>${escapeXmlText(user.profession)}</profession></user>`;
 }
 
 export function renderUser(user: User): string {
   return XML_DECLARATION + renderUserElement(user);
 }
 
-/** The last list rendered, by the identity of its user objects (the whole document is reused when none changed). */
-let lastList: { users: readonly User[]; document: string } | undefined;
+/** A list is written in pieces: this opening, the elements of each chunk, then LIST_CLOSE. */
+export const LIST_OPEN = `${XML_DECLARATION}<users>`;
+export const LIST_CLOSE = '</users>';
 
-function sameUsers(a: readonly User[], b: readonly User[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] || !Object.isFrozen(a[i])) return false;
-  return true;
+/** The `<user>` elements of users, in the order given. */
+export function renderUserElements(users: readonly User[]): string {
+  let elements = '';
+  for (const user of users) elements += renderUserElement(user);
+  return elements;
 }
 
-/** `<users>` wrapping each user, in the order given (the store sorts by id). */
+/** `<users>` wrapping each user, in the order given: the same bytes as LIST_OPEN + pieces + LIST_CLOSE. */
 export function renderUserList(users: readonly User[]): string {
-  if (lastList && sameUsers(users, lastList.users)) return lastList.document;
-  let children = '';
-  for (const user of users) children += renderUserElement(user);
-  const document = xmlDocumentOf('users', children);
-  lastList = { users: [...users], document };
-  return document;
+  return xmlDocumentOf('users', renderUserElements(users));
 }
 
 const SUCCESS = xmlDocument('result', 'success');

@@ -4,8 +4,9 @@ import { readBody, requireMediaType } from '../http/body.ts';
 import { parseForm } from '../http/form.ts';
 import { routeRead } from '../http/routes.ts';
 import { sendXml } from '../http/send.ts';
+import type { UserList } from './list.ts';
 import { parseUserId, type User, userFromForm, userFromPathForm } from './model.ts';
-import { renderOperations, renderResult, renderUser, renderUserList } from './render.ts';
+import { renderOperations, renderResult, renderUser } from './render.ts';
 import type { UserStore } from './store.ts';
 
 const COLLECTION = '/UserService/users';
@@ -24,10 +25,8 @@ function pathId(req: Request): number {
   return parseUserId(String(req.params.userid));
 }
 
-export function registerUserRoutes(server: Server, store: UserStore): void {
-  const list = async (_req: Request, res: Response) => {
-    sendXml(res, 200, renderUserList(await store.listUsers()));
-  };
+export function registerUserRoutes(server: Server, store: UserStore, userList: UserList): void {
+  const list = async (req: Request, res: Response) => userList.send(req, res);
   const getOne = async (req: Request, res: Response) => {
     const id = pathId(req);
     const user = await store.getUser(id);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ContentionObserver } from '../metrics/service-metrics.ts';
 import { CONFLICT, DEFAULT_RETRY_POLICY, retryOnConflict } from '../redis/conflict-retry.ts';
@@ -7,9 +8,16 @@ import type { Replication } from '../redis/replication.ts';
 import { DEFAULT_USER, type User } from './model.ts';
 
 /**
- * All Redis commands for users. Keys share the `{usersvc}` hash tag so transactions stay valid on
- * Redis Cluster:
+ * All Redis commands for users. Keys share the `{usersvc}` hash tag so transactions and scripts stay
+ * valid on Redis Cluster:
  * - `{usersvc}:users`        hash: canonical decimal id → JSON `{"name","profession"}`
+ * - `{usersvc}:user-ids`     sorted set: every id of the hash, score = id; the list reads the users in
+ *                            id order from it, a chunk at a time (docs/listing.md). Create and delete
+ *                            change it in the same script as the hash; an update does not touch it.
+ * - `{usersvc}:user-ids:complete`  marker: the sorted set covers the hash (set when the index built at
+ *                            start for data written before it existed has finished).
+ * - `{usersvc}:users:version` a token that every change of a user replaces (a new unique value), so a
+ *                            list document cached by any instance is known to be current with one GET.
  * - `{usersvc}:initialised`  marker: the collection exists (the default user was created once)
  * - `{usersvc}:guard:<id>`   touched by every update and delete of <id>; updates WATCH it, so an
  *                            update racing a delete of the same user retries instead of resurrecting it,
@@ -17,6 +25,9 @@ import { DEFAULT_USER, type User } from './model.ts';
  */
 export const USER_KEYS = {
   users: '{usersvc}:users',
+  ids: '{usersvc}:user-ids',
+  idsComplete: '{usersvc}:user-ids:complete',
+  version: '{usersvc}:users:version',
   initialised: '{usersvc}:initialised',
   guard: (id: number) => `{usersvc}:guard:${id}`,
 };
@@ -26,21 +37,61 @@ const GUARD_TTL_MS = 60_000;
 /** Creates the collection with its default user, atomically with the marker, only if it never existed. */
 const INITIALISE_SCRIPT = `
 if redis.call('SET', KEYS[1], '1', 'NX') then
-  redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
+  if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 1 then
+    redis.call('ZADD', KEYS[3], ARGV[1], ARGV[1])
+    redis.call('SET', KEYS[4], ARGV[3])
+  end
 end
 return 1`;
 
+/** HSETNX (of concurrent creates of one id exactly one wins), and the id into the index, in one step. */
+const CREATE_SCRIPT = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[1])
+redis.call('SET', KEYS[3], ARGV[3])
+return 1`;
+
 /**
- * Removes the user and touches its guard (aborting racing updates) in one step; a delete of an id
- * that does not exist changes nothing at all, not even the guard.
+ * Removes the user and its id from the index and touches its guard (aborting racing updates) in one
+ * step; a delete of an id that does not exist changes nothing at all, not even the guard.
  */
 const DELETE_SCRIPT = `
 local removed = redis.call('HDEL', KEYS[1], ARGV[1])
 if removed == 1 then
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  redis.call('SET', KEYS[4], ARGV[3])
   redis.call('INCR', KEYS[2])
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
 end
 return removed`;
+
+/**
+ * One step of building the index for data written before it existed: HSCAN one cursor step and add
+ * the ids it returned, in the same script, so an id is only ever added while its user exists (a delete
+ * after this step removes it again). HSCAN returns every field present for the whole scan; users
+ * created meanwhile are indexed by their create. The last step sets the marker, and a version token
+ * if there is none yet (data from before the token existed), so that lists can be cached.
+ */
+const INDEX_STEP_SCRIPT = `
+local step = redis.call('HSCAN', KEYS[1], ARGV[1], 'COUNT', ARGV[2])
+local fields = step[2]
+for i = 1, #fields, 2 do
+  redis.call('ZADD', KEYS[2], fields[i], fields[i])
+end
+if step[1] == '0' then
+  redis.call('SET', KEYS[3], '1')
+  redis.call('SET', KEYS[4], ARGV[3], 'NX')
+end
+return step[1]`;
+
+/** Users per step of the index build (each step holds Redis about a millisecond). */
+const INDEX_STEP = 1000;
+
+/** Users read by id, and the version token read right after them ('' when there is none). */
+export interface UserValues {
+  users: User[];
+  version: string;
+}
 
 interface StoredUser {
   name: string;
@@ -60,6 +111,11 @@ function decode(id: string, value: string): User {
 export class UserStore {
   /** Set once this process has seen the collection exist; reset on reconnect (Redis may be new). */
   private initialised = false;
+  /** The index build of this process, while it runs or once it has finished (reset on reconnect). */
+  private indexing: Promise<void> | undefined;
+  /** Version tokens written by this process: a random prefix and a counter, unique across instances. */
+  private readonly versionPrefix = randomUUID();
+  private changes = 0;
 
   /** Changes go through `replication.writer` and are acknowledged only once replicated (see Replication). */
   constructor(
@@ -71,49 +127,88 @@ export class UserStore {
   ) {
     const reset = () => {
       this.initialised = false;
+      this.indexing = undefined;
     };
     redis.on('ready', reset);
     if (replication.writer !== redis) replication.writer.on('ready', reset);
   }
 
-  /**
-   * Decoded users of the last list, by id, with the stored value they were decoded from. A user whose
-   * stored value is unchanged is handed out again as the same frozen object (no JSON.parse, and the
-   * renderer reuses its element); entries of users gone from the hash are dropped at the next list,
-   * so the map holds the users of the last list only and does not grow with requests. Every list
-   * still reads the whole hash from Redis, so changes made by any server instance (or anyone else)
-   * are seen at once.
-   */
-  private readonly listed = new Map<string, { value: string; user: User; seen: number }>();
-  private listings = 0;
+  private nextVersion(): string {
+    return `${this.versionPrefix}:${++this.changes}`;
+  }
 
-  /** All users, ascending by id. */
-  async listUsers(): Promise<User[]> {
+  /**
+   * Makes the collection and its id index ready for a list: creates the collection if needed, and
+   * waits for the index build (see `ensureIndex`) when data from before the index is being indexed.
+   */
+  async prepareList(): Promise<void> {
     if (!this.initialised) await this.initialise();
-    const all = await this.redis.hgetall(USER_KEYS.users);
-    const seen = ++this.listings;
-    const ids = Object.keys(all);
-    const users = new Array<User>(ids.length);
-    let ascending = true;
+    await this.ensureIndex();
+  }
+
+  /**
+   * Builds the id index for users stored before it existed, in steps of INDEX_STEP users that each hold
+   * Redis about a millisecond; requests other than the list never wait for it. Started at start-up
+   * (service.ts) and awaited by lists; a failed build is started again by the next list.
+   */
+  ensureIndex(): Promise<void> {
+    this.indexing ??= this.buildIndex().catch((err: unknown) => {
+      this.indexing = undefined;
+      throw err;
+    });
+    return this.indexing;
+  }
+
+  private async buildIndex(): Promise<void> {
+    if ((await this.redis.exists(USER_KEYS.idsComplete)) === 1) return;
+    let cursor = '0';
+    do {
+      // It writes the index: on the changes' connection, so a Redis refusing writes holds up no read.
+      cursor = (await this.replication.writer.eval(
+        INDEX_STEP_SCRIPT,
+        4,
+        USER_KEYS.users,
+        USER_KEYS.ids,
+        USER_KEYS.idsComplete,
+        USER_KEYS.version,
+        cursor,
+        INDEX_STEP,
+        this.nextVersion(),
+      )) as string;
+    } while (cursor !== '0');
+  }
+
+  /** The version token of the collection ('' when there is none: nothing may be cached then). */
+  async listVersion(): Promise<string> {
+    return (await this.redis.get(USER_KEYS.version)) ?? '';
+  }
+
+  /**
+   * Up to `limit` ids above `afterId` (from the lowest when undefined), ascending, from the id index:
+   * one ZRANGEBYSCORE … LIMIT, which holds Redis for a time bounded by `limit` at any collection size.
+   */
+  readIdsAfter(afterId: number | undefined, limit: number): Promise<string[]> {
+    const from = afterId === undefined ? '-inf' : `(${afterId}`;
+    return this.redis.zrangebyscore(USER_KEYS.ids, from, '+inf', 'LIMIT', 0, limit);
+  }
+
+  /**
+   * The users of `ids` that still exist (one HMGET), in the order given, and the version token read
+   * right after (sent in the same turn, so Redis runs them back to back on the shared connection).
+   * Plain commands rather than one script: measured, a script doing both cost Redis twice the time.
+   */
+  async readUsers(ids: readonly string[]): Promise<UserValues> {
+    const [values, version] = await Promise.all([
+      ids.length === 0 ? Promise.resolve([]) : this.redis.hmget(USER_KEYS.users, ...ids),
+      this.redis.get(USER_KEYS.version),
+    ]);
+    const users: User[] = [];
     for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as string;
-      const value = all[id] as string;
-      let entry = this.listed.get(id);
-      if (entry === undefined || entry.value !== value) {
-        entry = { value, user: Object.freeze(decode(id, value)), seen };
-        this.listed.set(id, entry);
-      } else {
-        entry.seen = seen;
-      }
-      users[i] = entry.user;
-      if (i > 0 && (users[i - 1] as User).id > entry.user.id) ascending = false;
+      const value = values[i];
+      // null: deleted since its id was read (it did not exist for the whole list): left out.
+      if (value != null) users.push(decode(ids[i] as string, value));
     }
-    // Every listed id is in the map: more entries means some users are gone.
-    if (this.listed.size !== ids.length) {
-      for (const [id, entry] of this.listed) if (entry.seen !== seen) this.listed.delete(id);
-    }
-    // Non-negative integer keys come back from the object in ascending order already.
-    return ascending ? users : users.sort((a, b) => a.id - b.id);
+    return { users, version: version ?? '' };
   }
 
   async getUser(id: number): Promise<User | undefined> {
@@ -126,7 +221,16 @@ export class UserStore {
   async createUser(user: User): Promise<boolean> {
     if (!this.initialised) await this.initialise();
     const created =
-      (await this.replication.writer.hsetnx(USER_KEYS.users, String(user.id), encode(user))) === 1;
+      (await this.replication.writer.eval(
+        CREATE_SCRIPT,
+        3,
+        USER_KEYS.users,
+        USER_KEYS.ids,
+        USER_KEYS.version,
+        String(user.id),
+        encode(user),
+        this.nextVersion(),
+      )) === 1;
     if (created) await this.replication.acknowledge();
     return created;
   }
@@ -152,7 +256,7 @@ export class UserStore {
 
   /**
    * The update's one transaction (check-and-replace): WATCH the guard, HEXISTS, then MULTI HSET, INCR
-   * guard, EXEC. CONFLICT when a write of the same user by another process (or a delete) came between.
+   * guard, SET version, EXEC. CONFLICT when a write of the same user by another process (or a delete) came between.
    */
   private replaceIfExists(user: User): Promise<boolean | typeof CONFLICT> {
     const id = String(user.id);
@@ -168,6 +272,7 @@ export class UserStore {
         .hset(USER_KEYS.users, id, encode(user))
         .incr(guard)
         .pexpire(guard, GUARD_TTL_MS)
+        .set(USER_KEYS.version, this.nextVersion())
         .exec();
       if (result === null) return CONFLICT;
       await this.replication.acknowledge(conn);
@@ -180,11 +285,14 @@ export class UserStore {
     if (!this.initialised) await this.initialise();
     const removed = await this.replication.writer.eval(
       DELETE_SCRIPT,
-      2,
+      4,
       USER_KEYS.users,
       USER_KEYS.guard(id),
+      USER_KEYS.ids,
+      USER_KEYS.version,
       String(id),
       GUARD_TTL_MS,
+      this.nextVersion(),
     );
     if (removed === 1) await this.replication.acknowledge();
     return removed === 1;
@@ -198,11 +306,14 @@ export class UserStore {
     // On the writer: the change that follows is acknowledged with it (a read does not wait for replicas).
     await this.replication.writer.eval(
       INITIALISE_SCRIPT,
-      2,
+      4,
       USER_KEYS.initialised,
       USER_KEYS.users,
+      USER_KEYS.ids,
+      USER_KEYS.version,
       String(DEFAULT_USER.id),
       encode(DEFAULT_USER),
+      this.nextVersion(),
     );
     this.initialised = true;
   }

@@ -1,0 +1,307 @@
+/**
+ * `make bench-scale`: the list of users at scale (issue 24), as an operator would see it. Per size, a
+ * redis-server of its own (free port, no persistence) is seeded through a pipeline; then each build
+ * (this one, and an older one built with bench/build-at.sh) runs on it alone: LISTS lists one after
+ * another, then (this build, at the sizes of BENCH_SCALE_PARALLEL_SIZES) ten lists at once, while 8 connections
+ * read single users. It prints, per build and size: time to the first and to the last byte, MB/s,
+ * server RSS at start (idle), peak and after, the longest Redis command meanwhile (SLOWLOG), and the
+ * single-user reads (req/s, p99, max, non-2xx). It asserts nothing; figures go to
+ * reports/bench/scale.{json,md}.
+ *
+ * Env: BENCH_SCALE_SIZES (100000,1000000,5000000), BENCH_SCALE_OLD (commit of the older build, 719bca4 =
+ * before issue 24; `none` to skip it), BENCH_SCALE_OLD_MAX (largest size the older build is run on,
+ * 1000000: past that it needs gigabytes or cannot build its string at all), BENCH_SCALE_LISTS (3),
+ * BENCH_SCALE_PARALLEL (10), BENCH_SCALE_PARALLEL_SIZES (1000000: the sizes listed that many at once), BENCH_SCALE_OLD_PARALLEL=1 (the older
+ * build runs the lists at once too), BENCH_LOG_LEVEL (the servers' LOG_LEVEL, info).
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { freePort } from '../server/test/support/redis.ts';
+import { range, seedUsers } from '../server/test/users/seed.ts';
+import { type NodeServer, rssMiB, runBenchMain, startNode, startRedis } from './procs.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT_DIR = path.join(ROOT, 'reports', 'bench');
+const SIZES = (process.env.BENCH_SCALE_SIZES || '100000,1000000,5000000').split(',').map(Number);
+const OLD_COMMIT = process.env.BENCH_SCALE_OLD || '719bca4';
+const OLD_MAX = Number(process.env.BENCH_SCALE_OLD_MAX || 1_000_000);
+const LISTS = Number(process.env.BENCH_SCALE_LISTS || 3);
+const PARALLEL = Number(process.env.BENCH_SCALE_PARALLEL || 10);
+const PARALLEL_SIZES = (process.env.BENCH_SCALE_PARALLEL_SIZES || '1000000').split(',').map(Number);
+const OLD_PARALLEL = process.env.BENCH_SCALE_OLD_PARALLEL === '1';
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'info';
+const READ_CONNECTIONS = 8;
+/** The reference phase: single-user reads alone, no list (the RSS the read load itself costs). */
+const READS_ONLY_MS = 4000;
+/** Redis commands at least this long are recorded (µs). */
+const SLOWLOG_FROM_US = 1000;
+
+interface ListFigures {
+  firstByteMs: number;
+  lastByteMs: number;
+  bytes: number;
+  complete: boolean;
+  sha256: string;
+}
+
+interface PhaseFigures {
+  lists: ListFigures[];
+  mbPerSec: number;
+  rssIdle: number;
+  rssPeak: number;
+  rssAfter: number;
+  longestRedisMs: number;
+  longestRedisCommand: string;
+  /** The longest command that is not the list's (for the noise of the machine). */
+  longestOtherMs: number;
+  /** The list's commands of 10 ms or more. */
+  over10ms: number;
+  reads: { reqPerSec: number; p99: number; max: number; non2xx: number; errors: number };
+}
+
+/** A SLOWLOG entry: id, time, duration (µs), arguments. */
+type SlowEntry = [number, number, number, string[]];
+/** The commands a list runs, in this build (ZRANGEBYSCORE, HMGET, GET) and in the older one (HGETALL). */
+const LIST_COMMANDS = new Set(['zrangebyscore', 'hmget', 'hgetall', 'eval', 'evalsha']);
+const longestOf = (entries: SlowEntry[]) =>
+  entries.reduce<SlowEntry | undefined>(
+    (max, entry) => (max === undefined || entry[2] > max[2] ? entry : max),
+    undefined,
+  );
+
+/** One list over a plain socket: times, size and a digest of the bytes (nothing is kept). */
+function timeList(url: string): Promise<ListFigures> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let firstByteMs = Number.NaN;
+    let bytes = 0;
+    let tail = '';
+    const digest = createHash('sha256');
+    const req = http.get(`${url}/UserService/users`, (res) => {
+      res.on('data', (piece: Buffer) => {
+        if (bytes === 0) firstByteMs = performance.now() - started;
+        bytes += piece.length;
+        digest.update(piece);
+        tail = (tail + piece.toString('latin1', Math.max(0, piece.length - 16))).slice(-16);
+      });
+      const done = () =>
+        resolve({
+          firstByteMs,
+          lastByteMs: performance.now() - started,
+          bytes,
+          complete: res.complete && res.statusCode === 200 && tail.endsWith('</users>'),
+          sha256: digest.digest('hex').slice(0, 16),
+        });
+      res.on('end', done);
+      res.on('error', done);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Runs `lists` (concurrently) while 8 connections read single users; samples RSS and SLOWLOG. */
+async function phase(
+  node: NodeServer,
+  redis: Redis,
+  users: number,
+  concurrent: number,
+  sequential: number,
+  rssIdle: number,
+): Promise<PhaseFigures> {
+  let rssPeak = rssMiB(node.pid);
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, rssMiB(node.pid));
+  }, 20);
+  await redis.config('SET', 'slowlog-log-slower-than', String(SLOWLOG_FROM_US));
+  await redis.config('SET', 'slowlog-max-len', '10000');
+  await redis.slowlog('RESET');
+  let n = 0;
+  let finishReads: (result: autocannon.Result) => void = () => {};
+  const readsDone = new Promise<autocannon.Result>((resolve) => {
+    finishReads = resolve;
+  });
+  const reads = autocannon(
+    {
+      url: node.url,
+      connections: READ_CONNECTIONS,
+      duration: 3600,
+      timeout: 10,
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({ ...req, path: `/UserService/users/${1 + ((n++ * 7919) % users)}` }),
+        },
+      ],
+    },
+    (_err, result) => finishReads(result),
+  );
+  const lists: ListFigures[] = [];
+  const started = performance.now();
+  try {
+    if (sequential === 0) await new Promise((resolve) => setTimeout(resolve, READS_ONLY_MS));
+    for (let round = 0; round < sequential; round++) {
+      lists.push(...(await Promise.all(Array.from({ length: concurrent }, () => timeList(node.url)))));
+    }
+  } finally {
+    reads.stop();
+  }
+  const elapsedS = (performance.now() - started) / 1000;
+  const readResult = await readsDone;
+  clearInterval(sampler);
+  const slow = (await redis.slowlog('GET', 10000)) as SlowEntry[];
+  // The list's own commands, and the others (single-user HGETs: a long one there means Redis itself was
+  // not running, e.g. the machine's other processes had its core).
+  const isList = (entry: SlowEntry) => LIST_COMMANDS.has(String(entry[3][0]).toLowerCase());
+  const listCommands = slow.filter(isList);
+  const longestOther = longestOf(slow.filter((entry) => !isList(entry)));
+  const longest = longestOf(listCommands);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const bytes = lists.reduce((sum, l) => sum + l.bytes, 0);
+  return {
+    lists,
+    mbPerSec: lists.length ? bytes / 1e6 / elapsedS : Number.NaN,
+    rssIdle,
+    rssPeak,
+    rssAfter: rssMiB(node.pid),
+    longestRedisMs: longest ? longest[2] / 1000 : 0,
+    longestRedisCommand: longest ? commandName(longest[3]) : `none ≥ ${SLOWLOG_FROM_US / 1000} ms`,
+    longestOtherMs: longestOther ? longestOther[2] / 1000 : 0,
+    over10ms: listCommands.filter((entry) => entry[2] >= 10_000).length,
+    reads: {
+      reqPerSec: readResult.requests.average,
+      p99: readResult.latency.p99,
+      max: readResult.latency.max,
+      non2xx: readResult.non2xx,
+      errors: readResult.errors + readResult.timeouts,
+    },
+  };
+}
+
+/** A SLOWLOG entry's command: a script by the first command it calls. */
+function commandName(args: string[]): string {
+  const [command = '', first = ''] = args;
+  if (!/^eval/i.test(command)) return command.toUpperCase();
+  return `EVAL (${/redis\.call\('(\w+)'/.exec(first)?.[1] ?? 'script'} …)`;
+}
+
+interface Row {
+  size: number;
+  build: string;
+  mode: string;
+  figures: PhaseFigures;
+}
+
+function oldBuildScript(): string | undefined {
+  if (OLD_COMMIT === 'none') return undefined;
+  const out = execFileSync(path.join(ROOT, 'bench', 'build-at.sh'), [OLD_COMMIT], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return path.resolve(ROOT, out.trim().split('\n').at(-1) as string);
+}
+
+const fmt = (value: number, digits = 0) =>
+  Number.isFinite(value) ? value.toLocaleString('en', { maximumFractionDigits: digits }) : 'n/a';
+const range2 = (values: number[], digits = 2) => {
+  if (values.length === 0) return '–';
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  return lo === hi ? fmt(lo, digits) : `${fmt(lo, digits)}-${fmt(hi, digits)}`;
+};
+
+function table(rows: Row[]): string {
+  const lines = [
+    '| users | build | lists | first byte (s) | last byte (s) | MB/s | complete | RSS idle → peak → after (MiB) | peak − idle | longest list command in Redis (≥ 10 ms) | longest other command | reads beside: req/s, p99, max (ms), non-2xx |',
+    '|---:|---|---|---:|---:|---:|---|---|---:|---|---:|---|',
+  ];
+  for (const { size, build, mode, figures: f } of rows) {
+    const complete = f.lists.filter((l) => l.complete).length;
+    lines.push(
+      `| ${fmt(size)} | ${build} | ${mode} | ${range2(f.lists.map((l) => l.firstByteMs / 1000))} | ${range2(
+        f.lists.map((l) => l.lastByteMs / 1000),
+      )} | ${fmt(f.mbPerSec, 1)} | ${complete}/${f.lists.length} | ${fmt(f.rssIdle)} → ${fmt(f.rssPeak)} → ${fmt(
+        f.rssAfter,
+      )} | ${fmt(f.rssPeak - f.rssIdle)} | ${fmt(f.longestRedisMs, 1)} ms ${f.longestRedisCommand} (${f.over10ms}) | ${fmt(f.longestOtherMs, 1)} ms | ${fmt(
+        f.reads.reqPerSec,
+      )}, ${fmt(f.reads.p99)}, ${fmt(f.reads.max)}, ${f.reads.non2xx + f.reads.errors} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  const builds: Array<{ name: string; script: string; maxSize: number; parallel: boolean }> = [
+    {
+      name: 'this build',
+      script: path.join(ROOT, 'dist', 'server', 'src', 'main.js'),
+      maxSize: Infinity,
+      parallel: true,
+    },
+  ];
+  const old = oldBuildScript();
+  if (old)
+    builds.push({ name: `old (${OLD_COMMIT})`, script: old, maxSize: OLD_MAX, parallel: OLD_PARALLEL });
+  const rows: Row[] = [];
+  const write = () => {
+    fs.writeFileSync(path.join(OUT_DIR, 'scale.json'), JSON.stringify(rows, null, 2));
+    fs.writeFileSync(path.join(OUT_DIR, 'scale.md'), `${table(rows)}\n`);
+  };
+  for (const size of SIZES) {
+    const redisProc = await startRedis({ fsync: 'off' });
+    const redis = new Redis(redisProc.url);
+    try {
+      const seedStarted = performance.now();
+      await seedUsers(redis, range(1, size));
+      console.log(`seeded ${fmt(size)} users in ${fmt((performance.now() - seedStarted) / 1000, 1)} s`);
+      for (const build of builds) {
+        if (size > build.maxSize) continue;
+        const node = await startNode(build.name, build.script, await freePort(), {
+          REDIS_URL: redisProc.url,
+          LOG_LEVEL,
+        });
+        try {
+          // Idle: started, one request answered, a second to settle.
+          await fetch(`${node.url}/UserService/users/1`);
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          const rssIdle = rssMiB(node.pid);
+          const modes: Array<[string, number, number]> = [
+            ['reads only, no list', 0, 0],
+            [`${LISTS} in a row`, 1, LISTS],
+          ];
+          if (build.parallel && PARALLEL_SIZES.includes(size))
+            modes.push([`${PARALLEL} at once`, PARALLEL, 1]);
+          for (const [mode, concurrent, sequential] of modes) {
+            const figures = await phase(node, redis, size, concurrent, sequential, rssIdle);
+            rows.push({ size, build: build.name, mode, figures });
+            console.log(table(rows.slice(-1)).split('\n').at(-1));
+            write();
+          }
+        } finally {
+          await node.stop();
+        }
+      }
+      const digests = new Set(
+        rows
+          .filter((r) => r.size === size)
+          .flatMap((r) => r.figures.lists.filter((l) => l.complete).map((l) => l.sha256)),
+      );
+      console.log(
+        `${fmt(size)} users: ${digests.size === 1 ? 'every complete list had the same bytes' : `DIFFERENT bytes: ${[...digests].join(', ')}`}`,
+      );
+    } finally {
+      redis.disconnect();
+      await redisProc.stop();
+    }
+  }
+  write();
+  console.log(`\n${table(rows)}\n\nwritten to reports/bench/scale.{json,md}`);
+}
+
+runBenchMain('bench-scale', main, 3 * 60 * 60_000);
