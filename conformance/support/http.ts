@@ -151,7 +151,8 @@ export function curlLine(request: Exchange['request']): string {
   if (request.method === 'HEAD') parts.push('--head');
   else if (request.method !== 'GET' || request.body !== undefined) parts.push('-X', request.method);
   parts.push(shellQuote(request.url));
-  for (const [name, value] of Object.entries(request.headers)) parts.push('-H', shellQuote(`${name}: ${value}`));
+  for (const [name, value] of Object.entries(request.headers))
+    parts.push('-H', shellQuote(`${name}: ${value}`));
   if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
   return parts.join(' ');
 }
@@ -183,7 +184,11 @@ export class ExchangeLog {
     for (let i = this.exchanges.length - 1; i >= 0; i--) {
       const e = this.exchanges[i] as Exchange;
       const path = new URL(e.request.url).pathname;
-      if (message.includes(`${e.request.method} `) && message.includes(`→ ${e.response.status}`) && message.includes(path))
+      if (
+        message.includes(`${e.request.method} `) &&
+        message.includes(`→ ${e.response.status}`) &&
+        message.includes(path)
+      )
         return e;
     }
     return this.exchanges.at(-1);

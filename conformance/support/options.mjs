@@ -5,25 +5,74 @@
 
 /** @type {ReadonlyArray<{flag?: string, env: string, value?: string, default?: string, help: string}>} */
 export const OPTIONS = [
-  { flag: '--base-url', env: 'CONFORMANCE_BASE_URL', value: 'URL', help: 'a running implementation ({base_url}); nothing is started' },
+  {
+    flag: '--base-url',
+    env: 'CONFORMANCE_BASE_URL',
+    value: 'URL',
+    help: 'a running implementation ({base_url}); nothing is started',
+  },
   {
     flag: '--start',
     env: 'CONFORMANCE_START_COMMAND',
     value: 'COMMAND',
     help: 'a shell command starting an implementation, {port} and {data} replaced by a free port and a fresh empty folder (also PORT and DATA_DIR); run from the current folder',
   },
-  { flag: '--report', env: 'CONFORMANCE_REPORT_DIR', value: 'DIR', default: 'reports/conformance', help: 'where the reports go' },
-  { flag: '--name', env: 'CONFORMANCE_NAME', value: 'NAME', help: 'the name of the implementation in the report and in `compare` (default: the target)' },
-  { flag: '--expect', env: 'CONFORMANCE_EXPECT_FILE', value: 'FILE', help: 'rules known to fail ({"RULE-ID": "reason", ...}): reported as expected failures, they do not fail the run' },
-  { flag: '--spec-url', env: 'CONFORMANCE_SPEC_URL', value: 'URL', help: 'where docs/SPEC.md can be read, to link statement ids in summary.md' },
-  { flag: '--reporter', env: 'CONFORMANCE_EXTRA_REPORTERS', value: 'NAME[,NAME]', help: "more Playwright reporters, beside the suite's own (which always run)" },
+  {
+    flag: '--report',
+    env: 'CONFORMANCE_REPORT_DIR',
+    value: 'DIR',
+    default: 'reports/conformance',
+    help: 'where the reports go',
+  },
+  {
+    flag: '--name',
+    env: 'CONFORMANCE_NAME',
+    value: 'NAME',
+    help: 'the name of the implementation in the report and in `compare` (default: the target)',
+  },
+  {
+    flag: '--expect',
+    env: 'CONFORMANCE_EXPECT_FILE',
+    value: 'FILE',
+    help: 'rules known to fail ({"RULE-ID": "reason", ...}): reported as expected failures, they do not fail the run',
+  },
+  {
+    flag: '--spec-url',
+    env: 'CONFORMANCE_SPEC_URL',
+    value: 'URL',
+    help: 'where docs/SPEC.md can be read, to link statement ids in summary.md',
+  },
+  {
+    flag: '--reporter',
+    env: 'CONFORMANCE_EXTRA_REPORTERS',
+    value: 'NAME[,NAME]',
+    help: "more Playwright reporters, beside the suite's own (which always run)",
+  },
   { env: 'CONFORMANCE_WORKERS', default: '2', help: 'parallel workers (`--workers N` of Playwright too)' },
-  { env: 'CONFORMANCE_START_TIMEOUT_MS', default: '30000', help: 'how long the target may take to answer: a started instance, and the --base-url at the beginning' },
+  {
+    env: 'CONFORMANCE_START_TIMEOUT_MS',
+    default: '30000',
+    help: 'how long the target may take to answer: a started instance, and the --base-url at the beginning',
+  },
   { env: 'CONFORMANCE_STOP_TIMEOUT_MS', default: '10000', help: 'how long a stop may take before SIGKILL' },
-  { env: 'CONFORMANCE_ASYNC_TIMEOUT_MS', default: '20000', help: 'how long APP-WRK-04 waits for a deleted worker to go' },
-  { env: 'CONFORMANCE_EXCHANGE_BODY_BYTES', default: '2000', help: 'how much of a body a failed rule\'s exchange keeps (request and response)' },
-  { env: 'CONFORMANCE_COUNTS_FILE', help: 'also write {"passed","failed","skipped","warnings"} there (for a CI tally)' },
-  { env: 'CONFORMANCE_ARGS', help: 'more options, split at spaces; quote a value with spaces: --name \'my impl\'' },
+  {
+    env: 'CONFORMANCE_ASYNC_TIMEOUT_MS',
+    default: '20000',
+    help: 'how long APP-WRK-04 waits for a deleted worker to go',
+  },
+  {
+    env: 'CONFORMANCE_EXCHANGE_BODY_BYTES',
+    default: '2000',
+    help: "how much of a body a failed rule's exchange keeps (request and response)",
+  },
+  {
+    env: 'CONFORMANCE_COUNTS_FILE',
+    help: 'also write {"passed","failed","skipped","warnings"} there (for a CI tally)',
+  },
+  {
+    env: 'CONFORMANCE_ARGS',
+    help: "more options, split at spaces; quote a value with spaces: --name 'my impl'",
+  },
 ];
 
 /** The value of an option: its environment variable (set by the CLI from the flag), else its default. */

@@ -96,10 +96,14 @@ export function rule(
           await body(ctx);
         }
       } catch (err) {
-        const skipped = (err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped');
+        const skipped =
+          (err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped');
         const exchange = skipped ? undefined : log.deciding(String((err as Error)?.message ?? err));
         if (exchange)
-          await testInfo.attach('exchange', { body: JSON.stringify(exchange, null, 2), contentType: 'application/json' });
+          await testInfo.attach('exchange', {
+            body: JSON.stringify(exchange, null, 2),
+            contentType: 'application/json',
+          });
         throw err;
       } finally {
         for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
