@@ -19,11 +19,14 @@ const args = process.argv.slice(2);
 let runs = 10;
 let reportRoot = 'reports/conformance-repeat';
 let tarball;
+/** --all-reports: every report an implementer gets (list, JUnit, HTML), not only the summary. */
+let allReports = false;
 const rest = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--runs') runs = Number(args[++i]);
   else if (args[i] === '--report') reportRoot = args[++i];
   else if (args[i] === '--fresh-install') tarball = path.resolve(args[++i]);
+  else if (args[i] === '--all-reports') allReports = true;
   else rest.push(args[i]);
 }
 
@@ -47,7 +50,7 @@ for (let run = 1; run <= runs; run++) {
   const child = spawn(process.execPath, [installed?.cli ?? cli, ...rest, '--report', dir], {
     cwd: installed?.folder ?? process.cwd(),
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CONFORMANCE_REPORTERS: 'summary', CONFORMANCE_COUNTS_FILE: '' },
+    env: { ...process.env, CONFORMANCE_REPORTERS: allReports ? '' : 'summary', CONFORMANCE_COUNTS_FILE: '' },
   });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
