@@ -10,6 +10,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export PATH="$(scripts/ensure-node.sh):$root/node_modules/.bin:$PATH"
+# The runs here are of this repository's implementations, whatever the caller's environment names.
+unset CONFORMANCE_BASE_URL CONFORMANCE_START_COMMAND CONFORMANCE_ARGS CONFORMANCE_NAME CONFORMANCE_REPORT_DIR CONFORMANCE_EXPECT_FILE
 reports=reports/implementations
 mkdir -p "$reports"
 reference=reports/conformance/summary.json
