@@ -63,7 +63,7 @@ export const OPTIONS = [
   {
     env: 'CONFORMANCE_EXCHANGE_BODY_BYTES',
     default: '2000',
-    help: "how much of a body a failed rule's exchange keeps (request and response)",
+    help: "how many bytes of the answer's body a failed rule's exchange keeps (the request is kept whole, for curl)",
   },
   {
     env: 'CONFORMANCE_COUNTS_FILE',
