@@ -253,6 +253,16 @@ describe('options that add, not replace', function () {
     expect(badge).to.include({ schemaVersion: 1, color: 'red' });
   });
 
+  it('package.json names the revision of docs/SPEC.md the catalogue checks', async function () {
+    const specFile = process.env.CONFORMANCE_SPEC_FILE;
+    if (!specFile) this.skip(); // set by make conformance-selftest (the spec is outside this package)
+    const { specRevision } = await import('../tools/spec-revision.mjs');
+    expect(
+      manifest.specRevision,
+      'docs/SPEC.md changed: run node conformance/tools/spec-revision.mjs docs/SPEC.md --write',
+    ).to.equal(specRevision(fs.readFileSync(specFile as string, 'utf8')));
+  });
+
   it('README.md names every option with the default the code uses', () => {
     const readme = fs.readFileSync(path.join(pkg, 'README.md'), 'utf8');
     for (const option of OPTIONS) {
