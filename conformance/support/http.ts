@@ -181,15 +181,15 @@ export class ExchangeLog {
    * (how show() writes a reply), else the last one sent.
    */
   deciding(message: string): Exchange | undefined {
-    for (let i = this.exchanges.length - 1; i >= 0; i--) {
-      const e = this.exchanges[i] as Exchange;
-      const path = new URL(e.request.url).pathname;
-      if (
-        message.includes(`${e.request.method} `) &&
-        message.includes(`→ ${e.response.status}`) &&
-        message.includes(path)
-      )
-        return e;
+    const quoted = [...message.matchAll(/\b([A-Z]+) (\S+) → (\d{3})/g)].reverse();
+    for (const [, method, path, status] of quoted) {
+      const found = this.exchanges.findLast(
+        (e) =>
+          e.request.method === method &&
+          e.request.url.endsWith(path as string) &&
+          String(e.response.status) === status,
+      );
+      if (found) return found;
     }
     return this.exchanges.at(-1);
   }
