@@ -65,12 +65,11 @@ const CLI = path.join(pkg, 'cli.mjs');
 const status = (run: Run, id: string) => run.summary.rules.find((r) => r.id === id)?.status;
 
 /** The self-test implementation with one defect, on a free port, for --base-url runs and curl replays. */
-async function startImpl(defect: string): Promise<{ url: string; child: ChildProcess; dir: string }> {
+async function startImpl(defect?: string): Promise<{ url: string; child: ChildProcess; dir: string }> {
   const port = await freePort();
   const dir = tmp('conformance-impl-');
-  const child = spawn(process.execPath, [IMPL, '--port', String(port), '--data', dir, '--defect', defect], {
-    stdio: 'ignore',
-  });
+  const args = [IMPL, '--port', String(port), '--data', dir, ...(defect ? ['--defect', defect] : [])];
+  const child = spawn(process.execPath, args, { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   await waitUntilAnswering(url, 10_000);
   return { url, child, dir };
@@ -273,5 +272,55 @@ describe('options that add, not replace', function () {
       if (option.flag) expect(row).to.include(`\`${option.flag}`);
       if (option.default) expect(row).to.include(`(default ${option.default})`);
     }
+  });
+});
+
+describe('a rule that reads the shared list is not fooled by the other rules', function () {
+  this.timeout(120_000);
+
+  it('USR-HEAD-02 passes on a correct implementation while users are created and deleted meanwhile', async () => {
+    // The flake behind "a correct implementation failed one MUST rule": another rule's user, created after
+    // the first GET and deleted before the second, gave HEAD another Content-Length (11 of 40 runs failed).
+    const impl = await startImpl();
+    let churning = true;
+    const churn = (async () => {
+      for (let i = 0; churning; i++) {
+        const id = 1_500_000_000 + (i % 100);
+        const body = `id=${id}&name=conf-name-abcdefgh&profession=conf-prof-abcdefgh`;
+        const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+        await fetch(`${impl.url}/UserService/users`, { method: 'PUT', body, headers }).then((r) => r.text());
+        await fetch(`${impl.url}/UserService/users/${id}`, { method: 'DELETE' }).then((r) => r.text());
+      }
+    })();
+    const results = path.join(tmp('conformance-json-'), 'results.json');
+    try {
+      await runCli(
+        CLI,
+        ['--base-url', impl.url, '--grep', 'USR-HEAD-02', '--repeat-each', '12', '--reporter', 'json'],
+        {
+          PLAYWRIGHT_JSON_OUTPUT_NAME: results,
+        },
+      );
+    } finally {
+      churning = false;
+      await churn;
+      await stopImpl(impl);
+    }
+    // Every repetition (the summary keeps the last one only), from the reporter --reporter added.
+    const report = JSON.parse(fs.readFileSync(results, 'utf8'));
+    const statuses: string[] = [];
+    const walk = (suite: { specs?: unknown[]; suites?: unknown[] }) => {
+      for (const spec of (suite.specs ?? []) as Array<{
+        tests: Array<{ results: Array<{ status: string }> }>;
+      }>)
+        for (const test of spec.tests) for (const result of test.results) statuses.push(result.status);
+      for (const child of (suite.suites ?? []) as Array<typeof suite>) walk(child);
+    };
+    for (const suite of report.suites) walk(suite);
+    expect(statuses.length).to.equal(12);
+    expect(
+      statuses.filter((s) => s !== 'passed'),
+      'repetitions of USR-HEAD-02 that did not pass',
+    ).to.deep.equal([]);
   });
 });
