@@ -13,7 +13,7 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest coverage test-reliability test-topologies bench bench-workers bench-metrics bench-floor bench-scale clean
+.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest conformance-pack implementations implementations-check coverage test-reliability test-topologies bench bench-workers bench-metrics bench-floor bench-scale clean
 
 node_modules/.install-stamp: package.json package-lock.json conformance/package.json
 	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
@@ -61,6 +61,7 @@ test: install
 	$(MAKE) --no-print-directory test-server || status=1; \
 	$(MAKE) --no-print-directory conformance-selftest || status=1; \
 	$(MAKE) --no-print-directory conformance || status=1; \
+	$(MAKE) --no-print-directory implementations-check || status=1; \
 	node scripts/tally.mjs typecheck lint server conformance-selftest conformance || status=1; \
 	exit $$status
 
@@ -80,7 +81,7 @@ REFERENCE_INSTANCE := exec node --import tsx scripts/reference-instance.ts --por
 
 conformance: build
 	if [ -z "$${CONFORMANCE_BASE_URL:-}" ] && [ -z "$${CONFORMANCE_START_COMMAND:-}" ]; then \
-	  export CONFORMANCE_START_COMMAND='$(REFERENCE_INSTANCE)'; fi; \
+	  export CONFORMANCE_START_COMMAND='$(REFERENCE_INSTANCE)' CONFORMANCE_NAME="$${CONFORMANCE_NAME:-reference server (server/, Redis standalone)}"; fi; \
 	export CONFORMANCE_REPORT_DIR="$${CONFORMANCE_REPORT_DIR:-reports/conformance}"; \
 	export CONFORMANCE_SPEC_URL="$${CONFORMANCE_SPEC_URL:-$$(node -p "require('node:path').relative(process.argv[1], 'docs/SPEC.md')" "$$CONFORMANCE_REPORT_DIR")}"; \
 	CONFORMANCE_COUNTS_FILE="$${CONFORMANCE_COUNTS_FILE:-$(COUNTS)/conformance.json}" node conformance/cli.mjs
@@ -91,6 +92,19 @@ conformance-selftest: install
 	cd conformance && MOCHA_SUITE_NAME=conformance-selftest COUNTS_DIR=$(CURDIR)/$(COUNTS) \
 	  CONFORMANCE_SPEC_FILE=$(CURDIR)/docs/SPEC.md CONFORMANCE_COVERAGE_FILE=$(CURDIR)/docs/coverage.md \
 	  mocha --config selftest/.mocharc.json --reporter $(CURDIR)/scripts/mocha-reporter.cjs
+
+## docs/implementations.md: the implementations of this repository side by side (conformance compare), from
+## real runs: the reference server (reports/conformance/, from make conformance) and the self-test's
+## implementation. implementations-check fails when the page is not current (same rules, verdicts, statuses).
+implementations: build
+	scripts/implementations.sh
+
+implementations-check: build
+	scripts/implementations.sh --check
+
+## The suite as an implementer gets it: npm pack (compiles it to conformance/dist/) into reports/package/.
+conformance-pack: install
+	mkdir -p reports/package && cd conformance && npm pack --pack-destination $(CURDIR)/reports/package --loglevel=error
 
 ## Regenerates the *checked by* parts of docs/SPEC.md and the table docs/coverage.md from the rule catalogue.
 coverage: install

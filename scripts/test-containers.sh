@@ -3,7 +3,8 @@
 #  (a) the server's tests and the conformance suite with the test Redis in a container (TEST_REDIS=container);
 #  (b) the compose stack (scripts/compose-check.mjs) with Compose v1 and v2, where each can be had; the
 #      server image is built from a context prepared on the host (scripts/prepare-image-context.sh), unless
-#      SERVER_BUILD_CONTEXT=. asks for the build from source.
+#      SERVER_BUILD_CONTEXT=. asks for the build from source;
+#  (c) the conformance suite's image (conformance/Dockerfile, scripts/conformance-image-check.sh).
 # Counts go to reports/counts/containers-*.json; ends with "N passed, N failed" over them. Leaves no
 # container, network or volume of its own behind (checked at the end).
 set -uo pipefail
@@ -55,6 +56,15 @@ if v2_config=$(scripts/compose-v2.sh); then
 else
   echo "  compose v2 (docker compose): cannot be had here, not checked"
 fi
+
+echo "== (c) the conformance suite's image (from the packed suite and its lock file) against the self-test implementation"
+if scripts/conformance-image-check.sh; then
+  echo '{"passed":1,"failed":0}' >"$counts/containers-conformance-image.json"
+else
+  echo '{"passed":0,"failed":1}' >"$counts/containers-conformance-image.json"
+  status=1
+fi
+runners+=(containers-conformance-image)
 
 # The reaper, where it ran, removes itself a few seconds after the last test process has gone.
 for _ in $(seq 30); do

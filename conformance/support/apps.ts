@@ -4,13 +4,14 @@
  * README) and skips the rules, with the reason, when an implementation cannot create them that way.
  */
 import { type Reply, randomText, show } from './http.ts';
+import { setting } from './options.mjs';
 import type { RuleContext } from './rule.ts';
 
 export const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** ISO 8601 date-time in UTC: `Z` or a zero offset. */
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
 
-export const ASYNC_TIMEOUT_MS = Number(process.env.CONFORMANCE_ASYNC_TIMEOUT_MS || 20_000);
+export const ASYNC_TIMEOUT_MS = Number(setting('CONFORMANCE_ASYNC_TIMEOUT_MS'));
 
 export type Json = Record<string, unknown>;
 

@@ -2,6 +2,7 @@
  * Resolves the target once for the whole run (see target.ts) and hands it to the workers through the
  * environment. Returns the teardown that stops what it started.
  */
+import { setting } from './options.mjs';
 import { type Instance, startCommandInstance, waitUntilAnswering } from './target.ts';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -11,7 +12,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   let description: string;
   if (url) {
     try {
-      await waitUntilAnswering(url, Number(process.env.CONFORMANCE_START_TIMEOUT_MS || 10_000));
+      await waitUntilAnswering(url, Number(setting('CONFORMANCE_START_TIMEOUT_MS')));
     } catch (err) {
       throw new Error(`the target never answered: ${(err as Error).message}`);
     }

@@ -6,6 +6,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { type APIRequestContext, expect } from '@playwright/test';
+import { setting } from './options.mjs';
 import { childText, elements, parseXml, type XmlDocument, type XmlElement } from './xml.ts';
 
 export interface Reply {
@@ -127,10 +128,78 @@ export function randomText(prefix: string): string {
   return `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
+/** One request and its answer, as a report shows them: enough to read and to replay (`curl`). */
+export interface Exchange {
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response: {
+    status: number;
+    headers: Record<string, string>;
+    body: string;
+    /** The body's full length in bytes; `body` keeps at most `bodyLimit` of them. */
+    bytes: number;
+    truncated: boolean;
+  };
+  bodyLimit: number;
+  curl: string;
+}
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** A curl command line that sends the same request (`-i`: the answer's status and headers too). */
+export function curlLine(request: Exchange['request']): string {
+  const parts = ['curl', '-sS', '-i'];
+  if (request.method === 'HEAD') parts.push('--head');
+  else if (request.method !== 'GET' || request.body !== undefined) parts.push('-X', request.method);
+  parts.push(shellQuote(request.url));
+  for (const [name, value] of Object.entries(request.headers))
+    parts.push('-H', shellQuote(`${name}: ${value}`));
+  if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
+  return parts.join(' ');
+}
+
+function cut(body: Buffer, limit: number): { body: string; bytes: number; truncated: boolean } {
+  const truncated = body.length > limit;
+  return { body: body.subarray(0, limit).toString('utf8'), bytes: body.length, truncated };
+}
+
+/** The exchanges of one rule, in order (every Api of the rule records into the same one). */
+export class ExchangeLog {
+  readonly exchanges: Exchange[] = [];
+  readonly bodyLimit = Number(setting('CONFORMANCE_EXCHANGE_BODY_BYTES'));
+
+  record(request: Exchange['request'], reply: Reply): void {
+    this.exchanges.push({
+      request,
+      response: { status: reply.status, headers: reply.headers, ...cut(reply.body, this.bodyLimit) },
+      bodyLimit: this.bodyLimit,
+      curl: curlLine(request),
+    });
+  }
+
+  /**
+   * The exchange that decided a failure: the last one whose `METHOD path → status` the message quotes
+   * (how show() writes a reply), else the last one sent.
+   */
+  deciding(message: string): Exchange | undefined {
+    const quoted = [...message.matchAll(/\b([A-Z]+) (\S+) → (\d{3})/g)].reverse();
+    for (const [, method, path, status] of quoted) {
+      const found = this.exchanges.findLast(
+        (e) =>
+          e.request.method === method &&
+          e.request.url.endsWith(path as string) &&
+          String(e.response.status) === status,
+      );
+      if (found) return found;
+    }
+    return this.exchanges.at(-1);
+  }
+}
+
 export class Api {
   constructor(
     readonly request: APIRequestContext,
     readonly baseUrl: string,
+    readonly log: ExchangeLog = new ExchangeLog(),
   ) {}
 
   async send(
@@ -156,6 +225,16 @@ export class Api {
       text: body.toString('utf8'),
     };
     await response.dispose();
+    const data = options.data;
+    this.log.record(
+      {
+        method,
+        url: this.baseUrl + path,
+        headers: { ...(options.headers ?? {}) },
+        ...(data === undefined ? {} : { body: typeof data === 'string' ? data : JSON.stringify(data) }),
+      },
+      reply,
+    );
     return reply;
   }
 

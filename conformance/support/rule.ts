@@ -9,7 +9,7 @@
  */
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
 import { ruleById } from '../rules.ts';
-import { Api } from './http.ts';
+import { Api, ExchangeLog } from './http.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
 
 export interface RuleContext {
@@ -51,13 +51,15 @@ export function rule(
     async ({ request }, testInfo) => {
       const target = resolvedTarget();
       const cleanups: Array<() => Promise<unknown>> = [];
+      // Every request of the rule, so that a failure carries the exchange that decided it.
+      const log = new ExchangeLog();
       const observe = (text: string) => testInfo.annotations.push({ type: 'observation', description: text });
       const skip = (reason: string): never => {
         test.skip(true, reason);
         throw new Error('unreachable');
       };
       const ctx: RuleContext = {
-        api: new Api(request, target.baseUrl),
+        api: new Api(request, target.baseUrl, log),
         async fresh() {
           if (target.noFreshReason) skip(target.noFreshReason);
           // A stop that needed SIGKILL is reported on the rule that asked for the instance.
@@ -66,14 +68,14 @@ export function rule(
           );
           cleanups.push(() => instance.stop());
           return {
-            api: new Api(request, instance.url),
+            api: new Api(request, instance.url, log),
             instance,
             // After a restart, a client on new connections (the old keep-alive sockets are dead).
             async restart() {
               await instance.restart();
               const context = await playwrightRequest.newContext();
               cleanups.push(() => context.dispose());
-              return new Api(context, instance.url);
+              return new Api(context, instance.url, log);
             },
           };
         },
@@ -93,6 +95,16 @@ export function rule(
         } else {
           await body(ctx);
         }
+      } catch (err) {
+        const skipped =
+          (err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped');
+        const exchange = skipped ? undefined : log.deciding(String((err as Error)?.message ?? err));
+        if (exchange)
+          await testInfo.attach('exchange', {
+            body: JSON.stringify(exchange, null, 2),
+            contentType: 'application/json',
+          });
+        throw err;
       } finally {
         for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
       }

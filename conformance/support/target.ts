@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setting } from './options.mjs';
 import {
   groupMembers,
   type Launched,
@@ -23,9 +24,9 @@ import {
 
 export type Mode = 'command' | 'url';
 
-const START_TIMEOUT_MS = Number(process.env.CONFORMANCE_START_TIMEOUT_MS || 30_000);
+const START_TIMEOUT_MS = Number(setting('CONFORMANCE_START_TIMEOUT_MS'));
 /** How long a stopped implementation may take to end before it gets SIGKILL. */
-const STOP_TIMEOUT_MS = Number(process.env.CONFORMANCE_STOP_TIMEOUT_MS || 10_000);
+const STOP_TIMEOUT_MS = Number(setting('CONFORMANCE_STOP_TIMEOUT_MS'));
 
 /** A start that never answered: trying again on another port would only double the wait. */
 class NoAnswer extends Error {}

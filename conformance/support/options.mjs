@@ -1,0 +1,112 @@
+// Every option of the suite, its environment variable and its default, in one place: the CLI parses and
+// documents them from this table (--help), the config and the support code read their values through
+// `setting()`, and the self-test checks that README.md lists the same names and defaults.
+// Plain JavaScript, so that cli.mjs can read it before anything is compiled or type-stripped.
+
+/** @type {ReadonlyArray<{flag?: string, env: string, value?: string, default?: string, help: string}>} */
+export const OPTIONS = [
+  {
+    flag: '--base-url',
+    env: 'CONFORMANCE_BASE_URL',
+    value: 'URL',
+    help: 'a running implementation ({base_url}); nothing is started',
+  },
+  {
+    flag: '--start',
+    env: 'CONFORMANCE_START_COMMAND',
+    value: 'COMMAND',
+    help: 'a shell command starting an implementation, {port} and {data} replaced by a free port and a fresh empty folder (also PORT and DATA_DIR); run from the current folder',
+  },
+  {
+    flag: '--report',
+    env: 'CONFORMANCE_REPORT_DIR',
+    value: 'DIR',
+    default: 'reports/conformance',
+    help: 'where the reports go',
+  },
+  {
+    flag: '--name',
+    env: 'CONFORMANCE_NAME',
+    value: 'NAME',
+    help: 'the name of the implementation in the report and in `compare` (default: the target)',
+  },
+  {
+    flag: '--expect',
+    env: 'CONFORMANCE_EXPECT_FILE',
+    value: 'FILE',
+    help: 'rules known to fail ({"RULE-ID": "reason", ...}): reported as expected failures, they do not fail the run',
+  },
+  {
+    flag: '--spec-url',
+    env: 'CONFORMANCE_SPEC_URL',
+    value: 'URL',
+    help: 'where docs/SPEC.md can be read, to link statement ids in summary.md',
+  },
+  {
+    flag: '--reporter',
+    env: 'CONFORMANCE_EXTRA_REPORTERS',
+    value: 'NAME[,NAME]',
+    help: "more Playwright reporters, beside the suite's own (which always run)",
+  },
+  { env: 'CONFORMANCE_WORKERS', default: '2', help: 'parallel workers (`--workers N` of Playwright too)' },
+  {
+    env: 'CONFORMANCE_START_TIMEOUT_MS',
+    default: '30000',
+    help: 'how long the target may take to answer: a started instance, and the --base-url at the beginning',
+  },
+  { env: 'CONFORMANCE_STOP_TIMEOUT_MS', default: '10000', help: 'how long a stop may take before SIGKILL' },
+  {
+    env: 'CONFORMANCE_ASYNC_TIMEOUT_MS',
+    default: '20000',
+    help: 'how long APP-WRK-04 waits for a deleted worker to go',
+  },
+  {
+    env: 'CONFORMANCE_EXCHANGE_BODY_BYTES',
+    default: '2000',
+    help: "how many bytes of the answer's body a failed rule's exchange keeps (the request is kept whole, for curl)",
+  },
+  {
+    env: 'CONFORMANCE_COUNTS_FILE',
+    help: 'also write {"passed","failed","skipped","warnings"} there (for a CI tally)',
+  },
+  {
+    env: 'CONFORMANCE_ARGS',
+    help: "more options, split at spaces; quote a value with spaces: --name 'my impl'",
+  },
+];
+
+/** The value of an option: its environment variable (set by the CLI from the flag), else its default. */
+export function setting(env) {
+  const option = OPTIONS.find((o) => o.env === env);
+  if (!option) throw new Error(`unknown option ${env}`);
+  const value = process.env[env];
+  return value !== undefined && value !== '' ? value : option.default;
+}
+
+/**
+ * Splits CONFORMANCE_ARGS as a POSIX shell would split words (no expansion): white space separates,
+ * '…' and "…" quote (also inside a word: --name='my impl'), a backslash escapes the next character.
+ */
+export function splitArgs(text) {
+  const words = [];
+  let word;
+  let quote;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"' && i + 1 < text.length) word += text[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      word ??= '';
+    } else if (c === '\\' && i + 1 < text.length) word = (word ?? '') + text[++i];
+    else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else word = (word ?? '') + c;
+  }
+  if (quote) throw new Error(`CONFORMANCE_ARGS: unmatched ${quote}`);
+  if (word !== undefined) words.push(word);
+  return words;
+}
