@@ -122,6 +122,14 @@ interface Case {
   env?: Record<string, string>;
 }
 
+/**
+ * One defect, one rule: the implementation keeps a user a PUT left a field out of, and cannot delete
+ * it (500). Only the rules about invalid input may report it, on a fresh instance as on a shared one
+ * that already holds such a leftover; every other rule passes.
+ */
+const ISOLATED_DEFECT = 'partial-user-kept';
+const INVALID_INPUT_RULES = ['HTTP-04'];
+
 const CASES: Case[] = [
   { defect: 'put-overwrites', catches: ['USR-PUT-03', 'USR-PUT-04'] },
   { defect: 'post-creates', catches: ['USR-POST-03', 'USR-POST-04'] },
@@ -249,7 +257,9 @@ describe('conformance suite self-test', () => {
   });
 
   it('every defect of the implementation has a case', () => {
-    expect(CASES.map((c) => c.defect).sort()).to.deep.equal(Object.keys(DEFECTS).sort());
+    expect([...CASES.map((c) => c.defect), ISOLATED_DEFECT].sort()).to.deep.equal(
+      Object.keys(DEFECTS).sort(),
+    );
   });
 
   it('the XML parser refuses what is not well-formed', () => {
@@ -281,6 +291,16 @@ describe('conformance suite self-test', () => {
     expect(run.code, 'exit code').to.equal(0);
     expect(run.lastLine).to.equal(`${RULES.length} passed, 0 failed`);
     caught.push(`(correct implementation: ${RULES.length} rules passed in ${run.seconds.toFixed(1)} s)`);
+  });
+
+  it(`${ISOLATED_DEFECT} (${DEFECTS[ISOLATED_DEFECT]}) is reported by the invalid-input rules only`, async () => {
+    const run = await runSuite({ CONFORMANCE_START_COMMAND: command(ISOLATED_DEFECT) });
+    const notPassed = run.summary.rules.filter((r) => r.status !== 'passed').map((r) => r.id);
+    expect(notPassed, run.output).to.deep.equal(INVALID_INPUT_RULES);
+    expect(run.code, 'HTTP-04 is a SHOULD: exit code 0').to.equal(0);
+    caught.push(
+      `${ISOLATED_DEFECT}: ${run.failed.join(', ')}, every other rule passed (${run.seconds.toFixed(1)} s)`,
+    );
   });
 
   for (const c of CASES) {
@@ -387,6 +407,40 @@ describe('conformance suite self-test', () => {
       }
       expect(run.summary.rules.find((r) => r.id === 'USR-PUT-05')?.status).to.equal('passed');
       expect(run.code).to.equal(0);
+    });
+
+    it(`on a shared target holding a user without a profession (${ISOLATED_DEFECT}), only the invalid-input rules fail`, async () => {
+      const port = await freePort();
+      const shared = spawn(process.execPath, [IMPL, '--port', String(port), '--defect', ISOLATED_DEFECT], {
+        stdio: 'ignore',
+      });
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        await waitUntilAnswering(base, 10_000);
+        // The leftover of an earlier run (or of another client): the rules must judge only their own users.
+        const seeded = await fetch(`${base}/UserService/users`, {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'id=77&name=leftover',
+        });
+        expect(await seeded.text()).to.contain('success');
+        const run = await runSuite({ CONFORMANCE_BASE_URL: base });
+        const needing = new Set(RULES.filter((r) => r.needs).map((r) => r.id));
+        const notPassed = run.summary.rules
+          .filter((r) => r.status !== 'passed' && !(r.status === 'skipped' && needing.has(r.id)))
+          .map((r) => r.id);
+        expect(notPassed, run.output).to.deep.equal(INVALID_INPUT_RULES);
+        // Its cleanup could not remove what it left: reported against the rule that left it.
+        const open = run.summary.rules.find((r) => r.id === 'USR-OPEN-04');
+        expect(open?.observations?.join(' '), 'USR-OPEN-04').to.match(/could not clean up: DELETE .* 500/);
+        caught.push(
+          `${ISOLATED_DEFECT} on a shared target with a leftover: ${run.failed.join(', ')} only (${run.seconds.toFixed(1)} s)`,
+        );
+      } finally {
+        const exited = once(shared, 'exit');
+        shared.kill('SIGTERM');
+        await exited;
+      }
     });
 
     it('a target that never answers fails the run', async () => {

@@ -45,7 +45,7 @@ export class SetupError extends Error {
 
 const isSkip = (err: unknown) =>
   (err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped');
-const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0];
+const firstLine = (err: unknown): string => String((err as Error)?.message ?? err).split('\n')[0] ?? '';
 
 /**
  * The arguments of `test()` for one rule; spec files write `test(...rule('USR-PUT-03', async (ctx) => …))`

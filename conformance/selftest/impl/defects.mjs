@@ -30,4 +30,6 @@ export const DEFECTS = {
   'put-equal-success': 'PUT of a user equal to the stored one answers success',
   'default-user-fixed': 'POST of id 1 answers success but user 1 keeps its fields',
   'domain-delete-keeps': 'DELETE of a domain answers 200 with it but does not remove it',
+  'partial-user-kept':
+    'PUT with a missing field stores the user without that element, and DELETE of such a user answers 500 (as the original JAX-RS service)',
 };

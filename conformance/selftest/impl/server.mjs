@@ -73,8 +73,9 @@ const esc = (text) =>
         .replace(/>/g, '&gt;')
         .replace(/"/g, '&quot;')
         .replace(/'/g, '&apos;');
+const field = (name, value) => (value === undefined ? '' : `<${name}>${esc(value)}</${name}>`);
 const userXml = (u) =>
-  `<user><id>${u.id}</id><name>${esc(u.name)}</name><profession>${esc(u.profession)}</profession></user>`;
+  `<user><id>${u.id}</id>${field('name', u.name)}${field('profession', u.profession)}</user>`;
 const resultXml = (ok) => `<result>${ok ? 'success' : 'failure'}</result>`;
 
 function send(res, status, type, body, headers = {}) {
@@ -117,6 +118,12 @@ async function readBody(req) {
 
 function userFromForm(fields) {
   const id = canonicalId(fields.id);
+  if (
+    has('partial-user-kept') &&
+    id !== undefined &&
+    (fields.name !== undefined || fields.profession !== undefined)
+  )
+    return { id, name: fields.name, profession: fields.profession };
   if (id === undefined || typeof fields.name !== 'string' || typeof fields.profession !== 'string')
     return undefined;
   return { id, name: fields.name, profession: fields.profession };
@@ -276,6 +283,9 @@ async function handleUsers(req, res, id) {
       return sendXml(res, 200, userXml(user));
     }
     case 'DELETE': {
+      const partial = store.get(key);
+      if (partial && (partial.name === undefined || partial.profession === undefined))
+        return send(res, 500, 'text/plain', 'NullPointerException');
       const existed = store.delete(key);
       if (existed) {
         order = order.filter((k) => k !== key);
