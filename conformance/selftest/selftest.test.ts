@@ -47,6 +47,11 @@ const FILES: Array<[RegExp, string]> = [
   [/^APP-(DOM|JSON)/, 'domains'],
   [/^APP-WRK/, 'workers'],
   [/^HTTP-/, 'http-practice'],
+  [/^(USR|APP)-RACE/, 'race'],
+  [/^USR-EXACT/, 'exactness'],
+  [/^USR-ID-/, 'identity'],
+  [/^USR-SIZE/, 'size'],
+  [/^USR-FRESH/, 'freshness'],
 ];
 
 function specFile(ruleId: string): string {
@@ -161,6 +166,12 @@ const CASES: Case[] = [
   { defect: 'put-equal-success', catches: ['USR-PUT-07'] },
   { defect: 'default-user-fixed', catches: ['USR-SEQ-02'] },
   { defect: 'domain-delete-keeps', catches: ['APP-DOM-05'] },
+  // One defect per axis of docs/coverage.md.
+  { defect: 'delete-not-atomic', catches: ['USR-RACE-01'] },
+  { defect: 'text-trimmed', catches: ['USR-EXACT-01'] },
+  { defect: 'id-as-text', catches: ['USR-ID-01'] },
+  { defect: 'list-capped-1000', catches: ['USR-SIZE-01'] },
+  { defect: 'stale-list', catches: ['USR-FRESH-01'] },
 ];
 
 /**
