@@ -435,9 +435,11 @@ describe('conformance suite self-test', () => {
           body: 'id=77&name=leftover',
         });
         expect(await seeded.text()).to.contain('success');
-        const run = await runSuite({ CONFORMANCE_BASE_URL: base });
+        // USR-SIZE-01 (10,001 users created and deleted) is left to the runs with a start command.
+        const run = await runSuite({ CONFORMANCE_BASE_URL: base }, ['--grep-invert', 'USR-SIZE-01']);
         const needing = new Set(RULES.filter((r) => r.needs).map((r) => r.id));
         const notPassed = run.summary.rules
+          .filter((r) => r.id !== 'USR-SIZE-01')
           .filter((r) => r.status !== 'passed' && !(r.status === 'skipped' && needing.has(r.id)))
           .map((r) => r.id);
         expect(notPassed, run.output).to.deep.equal(INVALID_INPUT_RULES);

@@ -41,16 +41,12 @@ const GRACE_MS = 300;
 // change: a user stored, or {"del": id}), replayed at start. Appending keeps a write O(1) however many
 // users there are (the size rules create 10,000).
 const file = opts.data && !has('no-persistence') ? path.join(opts.data, 'users.log') : '';
+/** In creation order: a Map keeps the order of insertion, and a user deleted and created again goes last. */
 /** @type {Map<string, {id: string, name: string, profession: string}> | undefined} */
 let users;
-let order = [];
 function apply(entry) {
-  if (entry.del !== undefined) {
-    if (users.delete(entry.del)) order = order.filter((k) => k !== entry.del);
-    return;
-  }
-  if (!users.has(entry.id)) order.push(entry.id);
-  users.set(entry.id, entry);
+  if (entry.del !== undefined) users.delete(entry.del);
+  else users.set(entry.id, entry);
 }
 function load() {
   if (users) return users;
@@ -224,7 +220,7 @@ async function handleUsers(req, res, id) {
     switch (req.method) {
       case 'GET':
       case 'HEAD': {
-        let listed = order.filter((k) => store.has(k));
+        let listed = [...store.keys()];
         if (has('list-misses-long-ids')) listed = listed.filter((k) => k.replace('-', '').length < 10);
         if (has('list-paged')) listed = listed.slice(0, 100);
         if (has('list-capped-1000')) listed = listed.slice(0, 1000);
