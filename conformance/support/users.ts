@@ -63,14 +63,13 @@ export async function givenUser(
 ): Promise<NewUser> {
   ownId(ctx, user.id, api);
   const reply = await api.put(user);
-  const step = `PUT of user ${user.id}`;
   let outcome: string;
   try {
     outcome = resultOf(reply);
-  } catch (err) {
-    throw new SetupError(step, (err as Error).message);
+  } catch {
+    outcome = 'no result element';
   }
-  if (outcome !== 'success') throw new SetupError(step, show(reply));
+  if (outcome !== 'success') throw new SetupError(`PUT of user ${user.id}`, `${show(reply)} (${outcome})`);
   return user;
 }
 
