@@ -392,7 +392,9 @@ describe('conformance suite self-test', () => {
     let url = '';
     before(async () => {
       const port = await freePort();
-      impl = spawn(process.execPath, [IMPL, '--port', String(port)], { stdio: 'ignore' });
+      impl = spawn(process.execPath, [IMPL, '--port', String(port), '--defect', ISOLATED_DEFECT], {
+        stdio: 'ignore',
+      });
       url = `http://127.0.0.1:${port}`;
       await waitUntilAnswering(url, 10_000);
     });
@@ -404,56 +406,33 @@ describe('conformance suite self-test', () => {
       }
     });
 
-    it('with only a URL, the rules needing a fresh or restarted instance are skipped with the reason', async () => {
-      const run = await runSuite({ CONFORMANCE_BASE_URL: url }, [
-        specFile('USR-COL-01'),
-        specFile('USR-SEQ-01'),
-        specFile('USR-PUT-01'),
-      ]);
-      const needing = RULES.filter((r) => r.needs).map((r) => r.id);
+    it(`with only a URL, the rules needing a fresh or restarted instance are skipped with the reason; on that shared target, holding a user without a profession (${ISOLATED_DEFECT}), only the invalid-input rules fail`, async () => {
+      // The leftover of an earlier run (or of another client): the rules must judge only their own users.
+      const seeded = await fetch(`${url}/UserService/users`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'id=77&name=leftover',
+      });
+      expect(await seeded.text()).to.contain('success');
+      // USR-SIZE-01 (10,001 users created and deleted) is left to the runs with a start command.
+      const run = await runSuite({ CONFORMANCE_BASE_URL: url }, ['--grep-invert', 'USR-SIZE-01']);
+      const needing = new Set(RULES.filter((r) => r.needs).map((r) => r.id));
       for (const id of needing) {
         const rule = run.summary.rules.find((r) => r.id === id);
         expect(rule?.status, id).to.equal('skipped');
         expect(rule?.reason, id).to.match(/CONFORMANCE_START_COMMAND/);
       }
-      expect(run.summary.rules.find((r) => r.id === 'USR-PUT-05')?.status).to.equal('passed');
-      expect(run.code).to.equal(0);
-    });
-
-    it(`on a shared target holding a user without a profession (${ISOLATED_DEFECT}), only the invalid-input rules fail`, async () => {
-      const port = await freePort();
-      const shared = spawn(process.execPath, [IMPL, '--port', String(port), '--defect', ISOLATED_DEFECT], {
-        stdio: 'ignore',
-      });
-      try {
-        const base = `http://127.0.0.1:${port}`;
-        await waitUntilAnswering(base, 10_000);
-        // The leftover of an earlier run (or of another client): the rules must judge only their own users.
-        const seeded = await fetch(`${base}/UserService/users`, {
-          method: 'PUT',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: 'id=77&name=leftover',
-        });
-        expect(await seeded.text()).to.contain('success');
-        // USR-SIZE-01 (10,001 users created and deleted) is left to the runs with a start command.
-        const run = await runSuite({ CONFORMANCE_BASE_URL: base }, ['--grep-invert', 'USR-SIZE-01']);
-        const needing = new Set(RULES.filter((r) => r.needs).map((r) => r.id));
-        const notPassed = run.summary.rules
-          .filter((r) => r.id !== 'USR-SIZE-01')
-          .filter((r) => r.status !== 'passed' && !(r.status === 'skipped' && needing.has(r.id)))
-          .map((r) => r.id);
-        expect(notPassed, run.output).to.deep.equal(INVALID_INPUT_RULES);
-        // Its cleanup could not remove what it left: reported against the rule that left it.
-        const open = run.summary.rules.find((r) => r.id === 'USR-OPEN-04');
-        expect(open?.observations?.join(' '), 'USR-OPEN-04').to.match(/could not clean up: DELETE .* 500/);
-        caught.push(
-          `${ISOLATED_DEFECT} on a shared target with a leftover: ${run.failed.join(', ')} only (${run.seconds.toFixed(1)} s)`,
-        );
-      } finally {
-        const exited = once(shared, 'exit');
-        shared.kill('SIGTERM');
-        await exited;
-      }
+      const notPassed = run.summary.rules
+        .filter((r) => r.id !== 'USR-SIZE-01' && !needing.has(r.id) && r.status !== 'passed')
+        .map((r) => r.id);
+      expect(notPassed, run.output).to.deep.equal(INVALID_INPUT_RULES);
+      // Its cleanup could not remove what it left: reported against the rule that left it.
+      const open = run.summary.rules.find((r) => r.id === 'USR-OPEN-04');
+      expect(open?.observations?.join(' '), 'USR-OPEN-04').to.match(/could not clean up: DELETE .* 500/);
+      expect(run.code, 'HTTP-04 is a SHOULD: exit code 0').to.equal(0);
+      caught.push(
+        `${ISOLATED_DEFECT} on a shared target with a leftover: ${run.failed.join(', ')} only (${run.seconds.toFixed(1)} s)`,
+      );
     });
 
     it('a target that never answers fails the run', async () => {
