@@ -134,6 +134,8 @@ interface Case {
  */
 const ISOLATED_DEFECT = 'partial-user-kept';
 const INVALID_INPUT_RULES = ['HTTP-04'];
+/** A rule whose own set-up fails is reported as "could not set up", not as failing its assertion. */
+const SETUP_DEFECT = 'put-500';
 
 const CASES: Case[] = [
   { defect: 'put-overwrites', catches: ['USR-PUT-03', 'USR-PUT-04'] },
@@ -268,7 +270,7 @@ describe('conformance suite self-test', () => {
   });
 
   it('every defect of the implementation has a case', () => {
-    expect([...CASES.map((c) => c.defect), ISOLATED_DEFECT].sort()).to.deep.equal(
+    expect([...CASES.map((c) => c.defect), ISOLATED_DEFECT, SETUP_DEFECT].sort()).to.deep.equal(
       Object.keys(DEFECTS).sort(),
     );
   });
@@ -312,6 +314,17 @@ describe('conformance suite self-test', () => {
     caught.push(
       `${ISOLATED_DEFECT}: ${run.failed.join(', ')}, every other rule passed (${run.seconds.toFixed(1)} s)`,
     );
+  });
+
+  it(`${SETUP_DEFECT} (${DEFECTS[SETUP_DEFECT]}): a rule that needs a user reports that it could not set up`, async () => {
+    const run = await runSuite({ CONFORMANCE_START_COMMAND: command(SETUP_DEFECT) }, [
+      '--grep',
+      'USR-DEL-01',
+    ]);
+    const rule = run.summary.rules.find((r) => r.id === 'USR-DEL-01');
+    expect(rule?.status, run.output).to.equal('failed');
+    expect(rule?.reason).to.match(/could not set up: PUT of user \d+: PUT \/UserService\/users → 500/);
+    caught.push(`${SETUP_DEFECT}: USR-DEL-01 could not set up (${run.seconds.toFixed(1)} s)`);
   });
 
   for (const c of CASES) {

@@ -254,6 +254,8 @@ async function handleUsers(req, res, id) {
         if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
           return sendXml(res, 415, '<error>form expected</error>');
         }
+        if (req.method === 'PUT' && has('put-500'))
+          return send(res, 500, 'text/plain', 'NullPointerException');
         const user = userFromForm(parseForm(await readBody(req)));
         if (!user) return sendXml(res, 400, '<error>id (integer), name and profession expected</error>');
         if (req.method === 'PUT') {
