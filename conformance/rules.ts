@@ -39,6 +39,7 @@ export const SECTIONS = [
   'A. Representations: XML and forms',
   'A. Known test sequence',
   'A. Open points (recorded)',
+  'Consequences along axes',
   'B. Domains (JSON)',
   'B. Workers (JSON, asynchronous)',
   'HTTP practice',
@@ -647,6 +648,87 @@ export const RULES: readonly Rule[] = [
     'Behaviour on a missing field or a non-integer id is not shown; it is still not a server error and not a write.',
     ['A-R11'],
   ),
+  // --- Consequences of the MUST statements along the axes of docs/coverage.md (AXES below)
+  r(
+    'USR-RACE-01',
+    'MUST',
+    'Consequences along axes',
+    'concurrent DELETEs of one user: exactly one success, the user gone',
+    'DELETE removes the user and answers success; DELETE of an id no user has answers failure: of DELETEs racing for one user, exactly one removes it.',
+    ['A-R5.1', 'A-R5.2'],
+  ),
+  r(
+    'USR-RACE-02',
+    'MUST',
+    'Consequences along axes',
+    'concurrent POSTs of one user: all succeed, the stored user is one of them whole',
+    'POST replaces the user as a whole: of POSTs racing for one user, the one stored last is stored with its own name and profession, nothing mixed.',
+    ['A-R4.1', 'RES-USER-2'],
+  ),
+  r(
+    'USR-RACE-03',
+    'MUST',
+    'Consequences along axes',
+    'a PUT and a DELETE of a new id raced: the state agrees with the answers',
+    'PUT of a new id succeeds; a DELETE succeeds only when it removes the user: the user is absent exactly when the DELETE answered success.',
+    ['A-R3.2', 'A-R5.1', 'A-R5.2'],
+  ),
+  r(
+    'USR-RACE-04',
+    'MUST',
+    'Consequences along axes',
+    'a PUT and a POST of a new id raced: the state agrees with the answers',
+    "PUT of a new id succeeds; POST succeeds only on an existing user and then replaces it: the stored user is the POST's exactly when the POST answered success.",
+    ['A-R3.2', 'A-R4.1', 'A-R4.2'],
+  ),
+  r(
+    'APP-RACE-01',
+    'MUST',
+    'Consequences along axes',
+    'concurrent DELETEs of one domain: exactly one answers 200 with the domain',
+    'DELETE of a domain answers 200 with the domain as it was when it was removed: a domain is removed once, so only one of racing DELETEs can answer so.',
+    ['B-4', 'B-6'],
+  ),
+  r(
+    'USR-EXACT-01',
+    'MUST',
+    'Consequences along axes',
+    'text is stored as sent: white space at either end, case, Unicode normalisation forms',
+    'name and profession are free text: whatever text was stored is served back unchanged (no trimming, case folding or normalisation).',
+    ['RES-USER-3', 'A-R3.1', 'A-R4.1'],
+  ),
+  r(
+    'USR-EXACT-02',
+    'MUST',
+    'Consequences along axes',
+    'the longest text accepted is stored whole',
+    'Length limits are open, but a value that is accepted is stored and served back unchanged: never cut.',
+    ['RES-USER-3', 'RES-USER-6'],
+  ),
+  r(
+    'USR-ID-01',
+    'MUST',
+    'Consequences along axes',
+    'an id written with leading zeros or a plus sign is the same user, where accepted',
+    'id is an integer and the key of the user: a writing of the same integer that the implementation accepts names the same user (PUT fails, POST and DELETE act on it, no second user).',
+    ['RES-USER-2', 'A-R3.3', 'A-PATH-1'],
+  ),
+  r(
+    'USR-SIZE-01',
+    'MUST',
+    'Consequences along axes',
+    'GET list answers every user beyond 1,000 and 10,000 users',
+    'GET of the list answers every user of the collection, in one answer; no size limit or page size is specified.',
+    ['A-R1.1', 'LIM-1'],
+  ),
+  r(
+    'USR-FRESH-01',
+    'MUST',
+    'Consequences along axes',
+    'a read right after a write sees it, through the list, by id and HEAD',
+    'The collection outlives the request that changed it: a later request sees the change, whatever it reads through.',
+    ['SVC-9', 'A-R1.1', 'A-R2', 'A-R7'],
+  ),
 ];
 
 /**
@@ -659,6 +741,48 @@ export const UNCHECKED: Readonly<Record<string, string>> = {
     'nothing to check: the suite sends no credentials, so every rule would fail on a service that required some',
   'EVT-1': 'nothing is specified that a client could observe',
   'VER-1': 'every rule addresses the unversioned paths; there is no versioned alternative to tell apart',
+};
+
+/**
+ * The axes along which the consequences of the MUST statements are checked (docs/coverage.md lists
+ * them per rule): races of the writes, exactness of what is stored, one user per integer however it
+ * is written, collections beyond common caps, and reads right after a change.
+ */
+export type Axis = 'concurrency' | 'exactness' | 'identity' | 'size' | 'freshness';
+export const AXES: Readonly<Record<Axis, string>> = {
+  concurrency: 'every write raced against itself and against the others, with the outcome the spec allows',
+  exactness:
+    'what is stored is what was sent: white space at either end, case, Unicode normalisation forms, the longest values accepted',
+  identity:
+    "an integer id is one user however it is written, where the implementation accepts the writing (the suite sends leading zeros and a plus sign: the writings integer parsers commonly accept, Java's Integer.parseInt of the original service among them)",
+  size: 'collections beyond the sizes implementations commonly cap at (1,000 and 10,000 users), within 60 s per rule',
+  freshness: 'a read right after a change, through every read path (list, by id, HEAD), sees it',
+};
+
+/** Which axes each rule covers (rules on no axis are not listed). */
+export const RULE_AXES: Readonly<Record<string, readonly Axis[]>> = {
+  'USR-PUT-05': ['concurrency'],
+  'USR-RACE-01': ['concurrency'],
+  'USR-RACE-02': ['concurrency', 'exactness'],
+  'USR-RACE-03': ['concurrency', 'freshness'],
+  'USR-RACE-04': ['concurrency', 'freshness'],
+  'APP-RACE-01': ['concurrency'],
+  'USR-XML-02': ['exactness'],
+  'USR-XML-03': ['exactness'],
+  'USR-FORM-01': ['exactness'],
+  'USR-FORM-02': ['exactness'],
+  'USR-FORM-03': ['exactness'],
+  'USR-POST-02': ['exactness', 'freshness'],
+  'USR-EXACT-01': ['exactness'],
+  'USR-EXACT-02': ['exactness'],
+  'USR-OPEN-05': ['exactness'],
+  'USR-ID-01': ['identity'],
+  'USR-OPEN-06': ['identity'],
+  'USR-LIST-04': ['size'],
+  'USR-SIZE-01': ['size'],
+  'USR-PUT-02': ['freshness'],
+  'USR-DEL-02': ['freshness'],
+  'USR-FRESH-01': ['freshness'],
 };
 
 export const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((rule) => [rule.id, rule]));

@@ -70,7 +70,10 @@ export async function create(
     );
   }
   const path = `/apps/${app}/${kind}/${encodeURIComponent(id as string)}`;
-  ctx.cleanup(() => ctx.api.send('DELETE', path));
+  ctx.cleanup(async () => {
+    const removal = await ctx.api.send('DELETE', path);
+    if (removal.status >= 500) throw new Error(`DELETE of the rule's own ${path} answered ${show(removal)}`);
+  });
   return { reply, body: body as Json, id: id as string, path };
 }
 

@@ -16,8 +16,13 @@ export interface RuleContext {
   api: Api;
   /** A new instance with an empty collection (skips the rule, with the reason, when none can be had). */
   fresh(): Promise<{ api: Api; instance: Instance; restart(): Promise<Api> }>;
-  /** Runs after the body, whatever happens (cleanup of created data). */
+  /**
+   * Runs after the body, whatever happens (cleanup of created data). A cleanup that throws fails the
+   * rule (`could not clean up: …`, annotation `cleanup-error`); an INFO rule records it as an observation.
+   */
   cleanup(fn: () => Promise<unknown>): void;
+  /** Runs a set-up step: whatever it throws is reported as `could not set up: <step>: <error>`. */
+  setup<T>(step: string, fn: () => Promise<T>): Promise<T>;
   /** Records an observation in the report (INFO rules, and useful context for the others). */
   observe(text: string): void;
   /** Skips the rule with a reason. */
@@ -25,6 +30,22 @@ export interface RuleContext {
 }
 
 type Body = (ctx: RuleContext) => Promise<void>;
+
+/**
+ * A step the rule needs before it can check anything (creating the user it reads, starting its
+ * instance) did not work: the rule is reported as not set up, not as failing its assertion. The
+ * message names the step and the answer: `could not set up: PUT of user 12: 500 …`.
+ */
+export class SetupError extends Error {
+  override name = 'SetupError';
+  constructor(step: string, answer: string) {
+    super(`could not set up: ${step}: ${answer}`);
+  }
+}
+
+const isSkip = (err: unknown) =>
+  (err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped');
+const firstLine = (err: unknown): string => String((err as Error)?.message ?? err).split('\n')[0] ?? '';
 
 /**
  * The arguments of `test()` for one rule; spec files write `test(...rule('USR-PUT-03', async (ctx) => …))`
@@ -63,8 +84,8 @@ export function rule(
         async fresh() {
           if (target.noFreshReason) skip(target.noFreshReason);
           // A stop that needed SIGKILL is reported on the rule that asked for the instance.
-          const instance = await startFreshInstance((text) =>
-            testInfo.annotations.push({ type: 'warning', description: text }),
+          const instance = await ctx.setup('start a fresh instance', () =>
+            startFreshInstance((text) => testInfo.annotations.push({ type: 'warning', description: text })),
           );
           cleanups.push(() => instance.stop());
           return {
@@ -80,34 +101,48 @@ export function rule(
           };
         },
         cleanup: (fn) => cleanups.push(fn),
+        async setup(step, fn) {
+          try {
+            return await fn();
+          } catch (err) {
+            if (isSkip(err) || err instanceof SetupError) throw err;
+            throw new SetupError(step, firstLine(err));
+          }
+        },
         observe,
         skip,
       };
+      let thrown: { error: unknown } | undefined;
       try {
         if (def.level === 'INFO') {
           try {
             await body(ctx);
           } catch (err) {
-            if ((err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped'))
-              throw err;
-            observe(`could not observe: ${(err as Error).message.split('\n')[0]}`);
+            if (isSkip(err)) throw err;
+            observe(`could not observe: ${firstLine(err)}`);
           }
         } else {
           await body(ctx);
         }
       } catch (err) {
-        const skipped =
-          (err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped');
-        const exchange = skipped ? undefined : log.deciding(String((err as Error)?.message ?? err));
+        if (err instanceof SetupError)
+          testInfo.annotations.push({ type: 'setup-error', description: err.message });
+        const exchange = isSkip(err) ? undefined : log.deciding(String((err as Error)?.message ?? err));
         if (exchange)
           await testInfo.attach('exchange', {
             body: JSON.stringify(exchange, null, 2),
             contentType: 'application/json',
           });
-        throw err;
-      } finally {
-        for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
+        thrown = { error: err };
       }
+      const problems: string[] = [];
+      for (const fn of cleanups.reverse()) await fn().catch((err) => problems.push(firstLine(err)));
+      const cleanupError = problems.length ? `could not clean up: ${problems.join('; ')}` : undefined;
+      if (cleanupError && def.level === 'INFO') observe(cleanupError);
+      else if (cleanupError) testInfo.annotations.push({ type: 'cleanup-error', description: cleanupError });
+      // A failed cleanup is this rule's own failure, but never hides the body's error.
+      if (thrown) throw thrown.error;
+      if (cleanupError && def.level !== 'INFO') throw new Error(cleanupError);
     },
   ];
 }

@@ -3,7 +3,7 @@
 import type { Reply } from '../support/http.ts';
 import { randomText, resultOf, show } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
-import { givenUser, newUser, unknownId } from '../support/users.ts';
+import { givenUser, isolated, newUser, ownId, unknownId } from '../support/users.ts';
 
 function outcome(reply: Reply): string {
   try {
@@ -16,7 +16,7 @@ function outcome(reply: Reply): string {
 test(
   ...rule('USR-OPEN-01', async (ctx) => {
     const user = newUser('open');
-    ctx.cleanup(() => ctx.api.del(user.id));
+    ownId(ctx, user.id);
     const put = await ctx.api.put(user);
     const post = await ctx.api.post({ ...user, name: `${user.name}-2` });
     const del = await ctx.api.del(user.id);
@@ -40,7 +40,7 @@ test(
 test(
   ...rule('USR-OPEN-03', async (ctx) => {
     const user = newUser('path');
-    ctx.cleanup(() => ctx.api.del(user.id));
+    ownId(ctx, user.id);
     const put = await ctx.api.form('PUT', `/UserService/users/${user.id}`, user);
     const created = await ctx.api.readUser(user.id);
     const post = await ctx.api.form('POST', `/UserService/users/${user.id}`, {
@@ -56,11 +56,15 @@ test(
 
 test(
   ...rule('USR-OPEN-04', async (ctx) => {
+    // Invalid input: on an instance of its own where one can be started (see HTTP-04).
+    const { api, fresh } = await isolated(ctx);
     const user = newUser('invalid');
-    ctx.cleanup(() => ctx.api.del(user.id));
-    ctx.cleanup(() => ctx.api.del(`x${user.id}`));
-    const missing = await ctx.api.form('PUT', '/UserService/users', { id: user.id, name: user.name });
-    const notInt = await ctx.api.form('PUT', '/UserService/users', {
+    if (!fresh) {
+      ownId(ctx, user.id);
+      ownId(ctx, `x${user.id}`);
+    }
+    const missing = await api.form('PUT', '/UserService/users', { id: user.id, name: user.name });
+    const notInt = await api.form('PUT', '/UserService/users', {
       id: `x${user.id}`,
       name: randomText('n'),
       profession: 'p',
@@ -73,8 +77,8 @@ test(
   ...rule('USR-OPEN-05', async (ctx) => {
     const empty = newUser('empty');
     const long = { ...newUser('long'), name: 'x'.repeat(10_000) };
-    ctx.cleanup(() => ctx.api.del(empty.id));
-    ctx.cleanup(() => ctx.api.del(long.id));
+    ownId(ctx, empty.id);
+    ownId(ctx, long.id);
     const emptyReply = await ctx.api.put({ ...empty, name: '' });
     const emptyStored = await ctx.api.readUser(empty.id);
     const longReply = await ctx.api.put(long);

@@ -2,12 +2,12 @@
 import { expect } from '@playwright/test';
 import { expectXmlMediaType, resultOf } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
-import { expectOutcome, expectStored, givenUser, newUser } from '../support/users.ts';
+import { expectOutcome, expectStored, givenUser, newUser, ownId } from '../support/users.ts';
 
 test(
   ...rule('USR-PUT-01', async (ctx) => {
     const user = newUser('put');
-    ctx.cleanup(() => ctx.api.del(user.id));
+    ownId(ctx, user.id);
     const reply = await ctx.api.put(user);
     expectXmlMediaType(reply);
     expectOutcome(reply, 'success');
@@ -17,7 +17,7 @@ test(
 test(
   ...rule('USR-PUT-02', async (ctx) => {
     const user = newUser('put');
-    ctx.cleanup(() => ctx.api.del(user.id));
+    ownId(ctx, user.id);
     await ctx.api.put(user);
     await expectStored(ctx.api, user, 'after PUT of a new id');
   }),
@@ -46,7 +46,7 @@ test(
 test(
   ...rule('USR-PUT-05', async (ctx) => {
     const base = newUser('race');
-    ctx.cleanup(() => ctx.api.del(base.id));
+    ownId(ctx, base.id);
     const contenders = Array.from({ length: 50 }, (_, i) => ({ ...base, name: `${base.name}-${i}` }));
     const replies = await Promise.all(contenders.map((u) => ctx.api.put(u)));
     const outcomes = replies.map((reply) => {
@@ -71,7 +71,7 @@ test(
 test(
   ...rule('USR-PUT-06', async (ctx) => {
     const user = newUser('idem');
-    ctx.cleanup(() => ctx.api.del(user.id));
+    ownId(ctx, user.id);
     const first = await ctx.api.put(user);
     expectOutcome(first, 'success');
     // The answers to the repeats are rule 3's business (USR-PUT-03); this rule is about the state.

@@ -3,7 +3,7 @@
 import { expect } from '@playwright/test';
 import { mediaType, type Reply, randomId, show, userOf, xmlOf } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
-import { expectSameUser, givenUser, type NewUser, unknownId } from '../support/users.ts';
+import { expectSameUser, givenUser, listed, type NewUser, ownId, unknownId } from '../support/users.ts';
 
 test(
   ...rule('USR-XML-01', async (ctx) => {
@@ -31,8 +31,9 @@ async function roundTrip(ctx: Parameters<Parameters<typeof rule>[1]>[0], user: N
   const doc = xmlOf(reply);
   expect(doc.root.name, show(reply)).toBe('user');
   expectSameUser(userOf(doc.root), user, 'GET by id');
-  const listed = await ctx.api.usersWithId(user.id);
-  expectSameUser(listed[0], user, 'in the list');
+  const inList = await listed(ctx.api, user.id);
+  expect(inList.users.length, `times user ${user.id} is listed readably: ${show(inList.reply)}`).toBe(1);
+  expectSameUser(inList.users[0], user, 'in the list');
 }
 
 test(
@@ -61,7 +62,7 @@ async function formRoundTrip(
   expected: { name: string; profession: string },
 ) {
   const id = randomId();
-  ctx.cleanup(() => ctx.api.del(id));
+  ownId(ctx, id);
   const reply = await ctx.api.form('PUT', '/UserService/users', `id=${id}&${raw}`);
   expect(reply.status, show(reply)).toBeLessThan(500);
   expectSameUser(await ctx.api.readUser(id), { id, ...expected }, `form ${raw}`);

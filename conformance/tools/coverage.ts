@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RULES, type Rule, UNCHECKED } from '../rules.ts';
+import { AXES, type Axis, RULE_AXES, RULES, type Rule, UNCHECKED } from '../rules.ts';
 
 const STATEMENT = /^- <a id="([^"]+)"><\/a>\*\*([^*]+)\*\* (.*?)(?: <!-- rules -->.*)?$/;
 const MARK = ' <!-- rules -->';
@@ -65,6 +65,9 @@ export function coverage(specText: string, rules: readonly Rule[] = RULES): Cove
   }
   for (const id of Object.keys(UNCHECKED))
     if (!ids.has(id)) problems.push(`a reason is given for ${id}, which the spec does not have`);
+  for (const id of Object.keys(RULE_AXES))
+    if (!rules.some((r) => r.id === id))
+      problems.push(`axes are given for ${id}, which the catalogue does not have`);
 
   const checkedBy = (id: string) => {
     const found = rulesOf(id, rules).sort(byLevel);
@@ -105,13 +108,27 @@ export function coverage(specText: string, rules: readonly Rule[] = RULES): Cove
     '',
     '## Rules and the statements they check',
     '',
-    '| Rule | Level | Statements | Check |',
-    '|---|---|---|---|',
+    '| Rule | Level | Statements | Axes | Check |',
+    '|---|---|---|---|---|',
   );
   for (const r of rules)
     out.push(
-      `| ${r.id} | ${r.level} | ${r.statements.map((id) => `[${id}](SPEC.md#${id})`).join(', ')} | ${cell(r.title)} |`,
+      `| ${r.id} | ${r.level} | ${r.statements.map((id) => `[${id}](SPEC.md#${id})`).join(', ')} | ${(RULE_AXES[r.id] ?? []).join(', ')} | ${cell(r.title)} |`,
     );
+  out.push(
+    '',
+    '## Axes',
+    '',
+    'Besides sentence by sentence, the consequences of the MUST statements are checked along these axes.',
+    'The self-test has one defect per axis that only the rules of that axis catch.',
+    '',
+    '| Axis | What is checked | Rules |',
+    '|---|---|---|',
+  );
+  for (const [axis, what] of Object.entries(AXES) as Array<[Axis, string]>) {
+    const covering = rules.filter((r) => RULE_AXES[r.id]?.includes(axis)).map((r) => `${r.id} (${r.level})`);
+    out.push(`| ${axis} | ${cell(what)} | ${covering.join(', ')} |`);
+  }
   out.push('');
   return { spec, table: out.join('\n'), problems };
 }

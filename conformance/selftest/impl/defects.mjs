@@ -30,4 +30,12 @@ export const DEFECTS = {
   'put-equal-success': 'PUT of a user equal to the stored one answers success',
   'default-user-fixed': 'POST of id 1 answers success but user 1 keeps its fields',
   'domain-delete-keeps': 'DELETE of a domain answers 200 with it but does not remove it',
+  'delete-not-atomic': 'DELETE checks, waits, then removes: concurrent DELETEs of one user all succeed',
+  'text-trimmed': 'name and profession are stored trimmed of white space at either end',
+  'id-as-text': 'ids are kept as written: 007 and 7 are two users',
+  'list-capped-1000': 'GET list answers the first 1,000 users only',
+  'stale-list': 'GET list answers the list rendered last for 2 s after a change',
+  'put-500': 'every PUT answers 500 (the user a rule needs cannot be created)',
+  'partial-user-kept':
+    'PUT with a missing field stores the user without that element, and DELETE of such a user answers 500 (as the original JAX-RS service)',
 };

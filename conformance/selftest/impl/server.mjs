@@ -37,29 +37,34 @@ if (defect && !(defect in DEFECTS)) {
 const has = (name) => defect === name;
 const GRACE_MS = 300;
 
-// --- user store
-const file = opts.data && !has('no-persistence') ? path.join(opts.data, 'users.json') : '';
+// --- user store: in memory, every change appended to a log in the data folder (one JSON line per
+// change: a user stored, or {"del": id}), replayed at start. Appending keeps a write O(1) however many
+// users there are (the size rules create 10,000).
+const file = opts.data && !has('no-persistence') ? path.join(opts.data, 'users.log') : '';
+/** In creation order: a Map keeps the order of insertion, and a user deleted and created again goes last. */
 /** @type {Map<string, {id: string, name: string, profession: string}> | undefined} */
 let users;
-let order = [];
+function apply(entry) {
+  if (entry.del !== undefined) users.delete(entry.del);
+  else users.set(entry.id, entry);
+}
 function load() {
   if (users) return users;
+  users = new Map();
   if (file && fs.existsSync(file)) {
-    const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
-    users = new Map(saved.map((u) => [u.id, u]));
-    order = saved.map((u) => u.id);
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) if (line) apply(JSON.parse(line));
   } else {
-    users = new Map();
-    if (!has('no-default-user')) users.set('1', { id: '1', name: 'Ada', profession: 'Analyst' });
-    order = [...users.keys()];
-    save();
+    if (file) fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (!has('no-default-user')) change({ id: '1', name: 'Ada', profession: 'Analyst' });
+    else if (file) fs.writeFileSync(file, '');
   }
   return users;
 }
-function save() {
-  if (!file || (has('empty-not-saved') && users.size === 0)) return;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify([...users.values()]));
+/** Applies a change and logs it (a deletion that empties the collection is not logged with empty-not-saved). */
+function change(entry) {
+  apply(entry);
+  if (!file || (has('empty-not-saved') && entry.del !== undefined && users.size === 0)) return;
+  fs.appendFileSync(file, `${JSON.stringify(entry)}\n`);
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -73,8 +78,9 @@ const esc = (text) =>
         .replace(/>/g, '&gt;')
         .replace(/"/g, '&quot;')
         .replace(/'/g, '&apos;');
+const field = (name, value) => (value === undefined ? '' : `<${name}>${esc(value)}</${name}>`);
 const userXml = (u) =>
-  `<user><id>${u.id}</id><name>${esc(u.name)}</name><profession>${esc(u.profession)}</profession></user>`;
+  `<user><id>${u.id}</id>${field('name', u.name)}${field('profession', u.profession)}</user>`;
 const resultXml = (ok) => `<result>${ok ? 'success' : 'failure'}</result>`;
 
 function send(res, status, type, body, headers = {}) {
@@ -106,7 +112,9 @@ function parseForm(text) {
 }
 
 function canonicalId(raw) {
-  return /^[+-]?\d{1,15}$/.test(String(raw ?? '').trim()) ? String(Number(raw)) : undefined;
+  const text = String(raw ?? '').trim();
+  if (!/^[+-]?\d{1,15}$/.test(text)) return undefined;
+  return has('id-as-text') ? text : String(Number(text));
 }
 
 async function readBody(req) {
@@ -117,8 +125,15 @@ async function readBody(req) {
 
 function userFromForm(fields) {
   const id = canonicalId(fields.id);
+  if (
+    has('partial-user-kept') &&
+    id !== undefined &&
+    (fields.name !== undefined || fields.profession !== undefined)
+  )
+    return { id, name: fields.name, profession: fields.profession };
   if (id === undefined || typeof fields.name !== 'string' || typeof fields.profession !== 'string')
     return undefined;
+  if (has('text-trimmed')) return { id, name: fields.name.trim(), profession: fields.profession.trim() };
   return { id, name: fields.name, profession: fields.profession };
 }
 
@@ -194,20 +209,27 @@ async function handleApps(req, res, parts) {
 }
 
 // --- users
+/** stale-list: the list answer rendered last, served again for 2 s whatever changed meanwhile. */
+let listCache;
 async function handleUsers(req, res, id) {
   const store = load();
   if (has('default-user-recreated') && store.size === 0 && (req.method === 'GET' || req.method === 'HEAD')) {
-    store.set('1', { id: '1', name: 'Ada', profession: 'Analyst' });
-    order = ['1'];
+    change({ id: '1', name: 'Ada', profession: 'Analyst' });
   }
   if (id === undefined) {
     switch (req.method) {
       case 'GET':
       case 'HEAD': {
-        let listed = order.filter((k) => store.has(k));
+        let listed = [...store.keys()];
         if (has('list-misses-long-ids')) listed = listed.filter((k) => k.replace('-', '').length < 10);
         if (has('list-paged')) listed = listed.slice(0, 100);
-        const body = `<userList>${listed.map((k) => userXml(store.get(k))).join('')}</userList>`;
+        if (has('list-capped-1000')) listed = listed.slice(0, 1000);
+        const body =
+          has('stale-list') && listCache && Date.now() - listCache.at < 2000
+            ? listCache.body
+            : `<userList>${listed.map((k) => userXml(store.get(k))).join('')}</userList>`;
+        if (has('stale-list') && (!listCache || listCache.body !== body))
+          listCache = { at: Date.now(), body };
         if (req.method === 'HEAD' && has('head-with-body')) {
           const bytes = Buffer.from(body);
           req.socket.end(
@@ -232,6 +254,8 @@ async function handleUsers(req, res, id) {
         if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
           return sendXml(res, 415, '<error>form expected</error>');
         }
+        if (req.method === 'PUT' && has('put-500'))
+          return send(res, 500, 'text/plain', 'NullPointerException');
         const user = userFromForm(parseForm(await readBody(req)));
         if (!user) return sendXml(res, 400, '<error>id (integer), name and profession expected</error>');
         if (req.method === 'PUT') {
@@ -240,17 +264,13 @@ async function handleUsers(req, res, id) {
             return sendResult(res, true);
           if (store.has(user.id) && !has('put-overwrites')) return sendResult(res, false);
           if (has('put-not-atomic')) await sleep(20);
-          if (!store.has(user.id)) order.push(user.id);
-          store.set(user.id, user);
-          save();
+          change(user);
           return sendResult(res, true);
         }
         const current = store.get(user.id);
         if (!current && !has('post-creates')) return sendResult(res, false);
         if (has('default-user-fixed') && user.id === '1') return sendResult(res, true);
-        if (!current) order.push(user.id);
-        store.set(user.id, has('post-partial') && current ? { ...current, name: user.name } : user);
-        save();
+        change(has('post-partial') && current ? { ...current, name: user.name } : user);
         return sendResult(res, true);
       }
       default:
@@ -264,10 +284,7 @@ async function handleUsers(req, res, id) {
   switch (req.method) {
     case 'GET':
     case 'HEAD': {
-      if (!store.has(key) && has('get-creates')) {
-        store.set(key, { id: key, name: '', profession: '' });
-        order.push(key);
-      }
+      if (!store.has(key) && has('get-creates')) change({ id: key, name: '', profession: '' });
       const user = store.get(key);
       if (!user) {
         res.writeHead(204);
@@ -276,11 +293,12 @@ async function handleUsers(req, res, id) {
       return sendXml(res, 200, userXml(user));
     }
     case 'DELETE': {
-      const existed = store.delete(key);
-      if (existed) {
-        order = order.filter((k) => k !== key);
-        save();
-      }
+      const partial = store.get(key);
+      if (partial && (partial.name === undefined || partial.profession === undefined))
+        return send(res, 500, 'text/plain', 'NullPointerException');
+      const existed = store.has(key);
+      if (existed && has('delete-not-atomic')) await sleep(20);
+      if (existed) change({ del: key });
       return sendResult(res, existed || has('delete-unknown-success'));
     }
     default:

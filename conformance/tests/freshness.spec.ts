@@ -1,0 +1,63 @@
+// Consequences along the freshness axis (docs/coverage.md): a read right after a change sees it,
+// through every read path: HEAD and GET of the list, HEAD and GET by id.
+import { expect } from '@playwright/test';
+import type { Api } from '../support/http.ts';
+import { show } from '../support/http.ts';
+import { rule, test } from '../support/rule.ts';
+import {
+  expectAbsent,
+  expectOutcome,
+  expectStored,
+  isolated,
+  type NewUser,
+  newUser,
+  ownId,
+  readListing,
+} from '../support/users.ts';
+
+/**
+ * The first reads right after a change are HEADs: HEAD by id answers the status GET by id then
+ * answers; on an instance of the rule's own, HEAD of the list announces the length of the list GET then
+ * answers. (What GET by id and the list answer is checked by expectStored and expectAbsent.)
+ */
+async function expectHeads(api: Api, id: number, fresh: boolean, what: string): Promise<void> {
+  const headList = await api.send('HEAD', '/UserService/users');
+  const headUser = await api.send('HEAD', `/UserService/users/${id}`);
+  const getUser = await api.get(`/UserService/users/${id}`);
+  expect(headUser.status, `${what}: HEAD by id vs the GET by id after it: ${show(getUser)}`).toBe(
+    getUser.status,
+  );
+  const { reply } = await readListing(api);
+  const announced = headList.headers['content-length'];
+  const sent = reply.headers['content-length'] ?? String(reply.body.length);
+  if (fresh && announced !== undefined)
+    expect(announced, `${what}: Content-Length of HEAD of the list vs the GET after it: ${show(reply)}`).toBe(
+      sent,
+    );
+}
+
+test(
+  ...rule('USR-FRESH-01', async (ctx) => {
+    const { api, fresh } = await isolated(ctx);
+    const user: NewUser = newUser('fresh');
+    if (!fresh) ownId(ctx, user.id);
+    // Every read path once before the changes, so that a cache has something to serve.
+    await api.get(`/UserService/users/${user.id}`);
+    await api.send('HEAD', `/UserService/users/${user.id}`);
+    await readListing(api);
+    await api.send('HEAD', '/UserService/users');
+
+    expectOutcome(await api.put(user), 'success');
+    await expectHeads(api, user.id, fresh, 'right after PUT');
+    await expectStored(api, user, 'right after PUT');
+
+    const update = { ...user, name: `${user.name}-2`, profession: `${user.profession}-2` };
+    expectOutcome(await api.post(update), 'success');
+    await expectHeads(api, user.id, fresh, 'right after POST');
+    await expectStored(api, update, 'right after POST');
+
+    expectOutcome(await api.del(user.id), 'success');
+    await expectHeads(api, user.id, fresh, 'right after DELETE');
+    await expectAbsent(api, user.id, 'right after DELETE');
+  }),
+);

@@ -1,0 +1,65 @@
+// Consequences along the identity axis (docs/coverage.md): an integer id is one user however it is
+// written, where the implementation accepts the writing. The suite sends leading zeros and a plus sign:
+// the writings integer parsers commonly accept (Java's Integer.parseInt of the original service, and
+// JavaScript's Number, among them); a writing the implementation refuses is no finding.
+import { expect } from '@playwright/test';
+import { type Reply, resultOf, show } from '../support/http.ts';
+import { rule, test } from '../support/rule.ts';
+import {
+  expectAbsent,
+  expectSameUser,
+  expectStored,
+  givenUser,
+  listed,
+  type NewUser,
+  ownId,
+} from '../support/users.ts';
+
+const outcomeOf = (reply: Reply): string => {
+  try {
+    return resultOf(reply);
+  } catch {
+    return `no result (${reply.status})`;
+  }
+};
+
+test(
+  ...rule('USR-ID-01', async (ctx) => {
+    const user = await givenUser(ctx);
+    let current: NewUser = user;
+    const writings = [`00${user.id}`, `+${user.id}`];
+    for (const [i, written] of writings.entries()) {
+      ownId(ctx, written);
+      const put = await ctx.api.put({
+        id: written,
+        name: `${user.name}-put${i}`,
+        profession: user.profession,
+      });
+      expect(outcomeOf(put), `PUT with id ${written} while user ${user.id} exists: ${show(put)}`).not.toBe(
+        'success',
+      );
+      const read = await ctx.api.readUser(written);
+      if (read) expectSameUser(read, current, `GET /UserService/users/${written} serves user ${user.id}`);
+      const update = {
+        id: user.id,
+        name: `${user.name}-post${i}`,
+        profession: `${user.profession}-post${i}`,
+      };
+      const post = await ctx.api.post({ ...update, id: written });
+      if (outcomeOf(post) === 'success') current = update;
+      await expectStored(
+        ctx.api,
+        current,
+        `POST with id ${written} answered ${outcomeOf(post)}: user ${user.id} is ${current === update ? 'updated' : 'unchanged'}`,
+      );
+      const found = await listed(ctx.api, user.id);
+      expect(
+        found.users.length + found.broken,
+        `user elements whose id is ${user.id}: ${show(found.reply)}`,
+      ).toBe(1);
+    }
+    const del = await ctx.api.del(writings[0] as string);
+    if (outcomeOf(del) === 'success') await expectAbsent(ctx.api, user.id, `after DELETE of ${writings[0]}`);
+    else await expectStored(ctx.api, current, `DELETE of ${writings[0]} answered ${outcomeOf(del)}`);
+  }),
+);
