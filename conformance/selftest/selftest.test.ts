@@ -24,6 +24,7 @@ import { freePort, waitUntilAnswering } from '../support/target.ts';
 import { parseXml } from '../support/xml.ts';
 import { coverage } from '../tools/coverage.ts';
 import { DEFECTS } from './impl/defects.mjs';
+import { validateSummary } from './summary-schema.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The package folder: the suite runs from here, as an implementer would run it. */
@@ -97,6 +98,7 @@ async function runSuite(env: Record<string, string>, args: string[] = []): Promi
   const summaryFile = path.join(reportDir, 'summary.json');
   if (!fs.existsSync(summaryFile)) throw new Error(`no summary.json; output:\n${output}`);
   const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8')) as Summary;
+  validateSummary(summary);
   fs.rmSync(reportDir, { recursive: true, force: true });
   const lines = output.trim().split('\n');
   return {
