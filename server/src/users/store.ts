@@ -303,6 +303,11 @@ export class UserStore {
    * first, so once the collection is known to exist no request pays for an extra await.
    */
   private async initialise(): Promise<void> {
+    // Usually the collection exists: a read then stays a read (a Redis refusing writes still serves it).
+    if ((await this.redis.exists(USER_KEYS.initialised)) === 1) {
+      this.initialised = true;
+      return;
+    }
     // On the writer: the change that follows is acknowledged with it (a read does not wait for replicas).
     await this.replication.writer.eval(
       INITIALISE_SCRIPT,

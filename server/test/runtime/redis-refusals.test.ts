@@ -82,6 +82,25 @@ describe('runtime: a Redis that refuses changes (maxmemory OOM, read-only replic
     await admin.config('SET', 'maxmemory', String(used - 600_000));
     try {
       await expectChangesRefused(/Redis is out of memory \(maxmemory reached\)/, 'oom');
+      // Reads keep working after the server reconnects while Redis is still full (a reconnect used to
+      // make the next read re-create the collection, a write Redis refused: 503 until memory was freed).
+      await admin.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+      // Killing the clients freed their buffers: full again before the server is back.
+      const usedNow = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))?.[1]);
+      await admin.config('SET', 'maxmemory', String(usedNow - 600_000));
+      // While the server reconnects a read may answer 503 "unreachable"; never "refuses changes".
+      const answers: string[] = [];
+      let read = await call(`${users()}/41`);
+      for (let tries = 0; tries < 30; tries++) {
+        answers.push(`${read.status} ${read.body}`);
+        if (read.status === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        read = await call(`${users()}/41`);
+      }
+      expect(answers.filter((answer) => answer.includes('refuses changes'))).to.deep.equal([]);
+      expect(read.status, read.body).to.equal(200);
+      expect(read.body).to.contain('<name>before</name>');
+      expect((await call(users())).status).to.equal(200);
     } finally {
       await admin.config('SET', 'maxmemory', '0');
       await admin.del('filler');
