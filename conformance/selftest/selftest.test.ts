@@ -324,7 +324,7 @@ describe('conformance suite self-test', () => {
       'USR-DEL-01',
     ]);
     const rule = run.summary.rules.find((r) => r.id === 'USR-DEL-01');
-    expect(rule?.status, run.output).to.equal('failed');
+    expect(rule?.status, run.output).to.equal('could not set up');
     expect(rule?.reason).to.match(/could not set up: PUT of user \d+: PUT \/UserService\/users → 500/);
     caught.push(`${SETUP_DEFECT}: USR-DEL-01 could not set up (${run.seconds.toFixed(1)} s)`);
   });

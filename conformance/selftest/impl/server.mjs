@@ -263,7 +263,7 @@ async function handleUsers(req, res, id) {
           if (has('put-equal-success') && same?.name === user.name && same?.profession === user.profession)
             return sendResult(res, true);
           if (store.has(user.id) && !has('put-overwrites')) return sendResult(res, false);
-          if (has('put-not-atomic')) await sleep(20);
+          if (has('put-not-atomic')) await sleep(250);
           change(user);
           return sendResult(res, true);
         }
@@ -297,7 +297,7 @@ async function handleUsers(req, res, id) {
       if (partial && (partial.name === undefined || partial.profession === undefined))
         return send(res, 500, 'text/plain', 'NullPointerException');
       const existed = store.has(key);
-      if (existed && has('delete-not-atomic')) await sleep(20);
+      if (existed && has('delete-not-atomic')) await sleep(250);
       if (existed) change({ del: key });
       return sendResult(res, existed || has('delete-unknown-success'));
     }
