@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import restify, { type Request, type Response, type Server } from 'restify';
 import { ExpectationFailedError } from './errors.ts';
 import { handleClientError, sendError } from './http/errors.ts';
-import { mountGroups, type ResourceGroup, routedRepresentation } from './http/groups.ts';
+import { mountGroups, type ResourceGroup } from './http/groups.ts';
 import { assignRequestId, checkRequest, requireBearerToken, routeByTarget } from './http/middleware.ts';
 import type { AccessEntry, AccessLog } from './logging.ts';
 import type { RequestMetrics } from './metrics/requests.ts';
@@ -45,9 +45,9 @@ export function createApp(deps: AppDependencies): Server {
     requireHostHeader: boolean;
     shouldUpgradeCallback: () => boolean;
   };
-  // Routes first: the groups also say which representation an error answered before routing takes.
-  const representationFor = mountGroups(server, deps.groups);
-  http.on('clientError', (err, socket) => handleClientError(err, socket, accessLog, representationFor));
+  // The groups also say which error body a request no route took gets (see http/groups.ts).
+  const representations = mountGroups(server, deps.groups);
+  http.on('clientError', (err, socket) => handleClientError(err, socket, accessLog, representations.ofPath));
   http.headersTimeout = 10_000;
   http.requestTimeout = 30_000;
   http.keepAliveTimeout = 5_000;
@@ -70,7 +70,7 @@ export function createApp(deps: AppDependencies): Server {
     const refused = routeByTarget(req) ?? checkRequest(req, checks);
     if (!refused) return true;
     // Answered here, so restify will not emit 'after' for it: logged (and counted) here too.
-    sendError(req, res, refused, logger, representationFor(req.getPath()));
+    sendError(req, res, refused, logger, representations.ofPath(req.getPath()));
     logRequest(accessLog, req, res, 0);
     requests?.finished(req, res.statusCode);
     return false;
@@ -81,14 +81,14 @@ export function createApp(deps: AppDependencies): Server {
     assignRequestId(req);
     routeByTarget(req);
     res.shouldKeepAlive = false;
-    sendError(req, res, new ExpectationFailedError(), logger, representationFor(req.getPath()));
+    sendError(req, res, new ExpectationFailedError(), logger, representations.ofPath(req.getPath()));
     logRequest(accessLog, req, res, 0);
     requests?.finished(req, res.statusCode);
   });
 
   server.on('restifyError', (req: Request, res: Response, err: unknown, callback: () => void) => {
     // Raised by a group's route: its representation; else (404, 405, a refused token) the path's.
-    sendError(req, res, err, logger, routedRepresentation(req) ?? representationFor(req.getPath()));
+    sendError(req, res, err, logger, representations.ofRequest(req));
     callback();
   });
   server.on('after', (req: Request, res: Response) => {

@@ -1,7 +1,8 @@
-import type { Request, RequestHandler, Response, Server } from 'restify';
+import type { Request, Response, Server } from 'restify';
 import type { Representation } from '../errors.ts';
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
+type Method = 'GET' | 'HEAD' | 'PUT' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /**
  * A resource group (after fastify's `register(plugin, { prefix })`): the routes of one resource, mounted
@@ -16,22 +17,16 @@ export interface ResourceGroup {
   routes(group: GroupRoutes): void;
 }
 
-const REPRESENTATION = Symbol('representation');
-type StampedRequest = Request & { [REPRESENTATION]?: Representation };
-
-/** The representation of the group whose route took the request, if a route did. */
-export function routedRepresentation(req: Request): Representation | undefined {
-  return (req as StampedRequest)[REPRESENTATION];
-}
-
 /** What a group registers its routes with: paths relative to its prefix. */
 export class GroupRoutes {
   /** The methods registered on each full path, in order (what OPTIONS answers in `Allow`). */
-  private readonly methods = new Map<string, string[]>();
+  private readonly methods = new Map<string, Method[]>();
 
   constructor(
     private readonly server: Server,
-    private readonly group: ResourceGroup,
+    private readonly prefix: string,
+    /** Told each full path registered (the representation of the errors its handlers raise). */
+    private readonly registered: (fullPath: string) => void,
   ) {}
 
   /** GET and HEAD alike: HEAD answers GET's status and headers without a body (the sending helpers leave it out). */
@@ -57,61 +52,71 @@ export class GroupRoutes {
 
   /** The `Allow` value of a path: the methods registered on it so far, in the order they were. */
   allow(path: string): string {
-    return (this.methods.get(this.group.prefix + path) ?? []).join(', ');
+    return (this.methods.get(this.prefix + path) ?? []).join(', ');
   }
 
-  private add(method: string, path: string, handler: Handler): void {
-    const full = this.group.prefix + path;
+  private add(method: Method, path: string, handler: Handler): void {
+    const full = this.prefix + path;
     const known = this.methods.get(full);
     if (known) known.push(method);
     else this.methods.set(full, [method]);
-    const { representation } = this.group;
-    // Errors the handler raises are answered in the group's representation (see app.ts, 'restifyError').
-    const stamped: RequestHandler = async (req: Request, res) => {
-      (req as StampedRequest)[REPRESENTATION] = representation;
-      return handler(req, res);
-    };
+    this.registered(full);
+    const server = this.server;
     const register = {
-      GET: this.server.get,
-      HEAD: this.server.head,
-      PUT: this.server.put,
-      POST: this.server.post,
-      PATCH: this.server.patch,
-      DELETE: this.server.del,
-      OPTIONS: this.server.opts,
-    }[method as 'GET'];
-    register.call(this.server, full, stamped);
+      GET: server.get,
+      HEAD: server.head,
+      PUT: server.put,
+      POST: server.post,
+      PATCH: server.patch,
+      DELETE: server.del,
+      OPTIONS: server.opts,
+    }[method];
+    register.call(server, full, handler);
   }
 }
 
 /**
- * Mounts every group and returns where the representation of a request no route took comes from: the
- * group with the longest prefix the path is under (the path itself or below it, as a whole segment);
- * the root groups ('' prefix) answer for every other path. Two groups of one prefix must agree.
+ * Which error body a request gets, from the registered groups alone: the group of the route that took
+ * it; else (refused before routing, 404, 405) the group with the longest prefix the path is under (the
+ * path itself or below it, as whole segments); else the root groups' ('' prefix).
  */
-export function mountGroups(
-  server: Server,
-  groups: readonly ResourceGroup[],
-): (path: string) => Representation {
-  const table = new Map<string, Representation>();
-  for (const group of groups) {
-    const known = table.get(group.prefix);
-    if (known && known !== group.representation) {
-      throw new Error(`the groups under "${group.prefix}" disagree on their error representation`);
+export interface ErrorRepresentations {
+  ofPath(path: string): Representation;
+  ofRequest(req: Request): Representation;
+}
+
+/** Mounts every group in order; groups of one prefix, and of one route path, must agree on their representation. */
+export function mountGroups(server: Server, groups: readonly ResourceGroup[]): ErrorRepresentations {
+  const byPrefix = new Map<string, Representation>();
+  const byRoute = new Map<string, Representation>();
+  const claim = (table: Map<string, Representation>, key: string, representation: Representation) => {
+    const known = table.get(key);
+    if (known && known !== representation) {
+      throw new Error(`two resource groups answer "${key}" with different error representations`);
     }
-    table.set(group.prefix, group.representation);
-    group.routes(new GroupRoutes(server, group));
+    table.set(key, representation);
+  };
+  for (const group of groups) {
+    claim(byPrefix, group.prefix, group.representation);
+    group.routes(new GroupRoutes(server, group.prefix, (full) => claim(byRoute, full, group.representation)));
   }
-  const root = table.get('');
+  const root = byPrefix.get('');
   if (!root)
-    throw new Error('no group is mounted at the root: unclaimed paths would have no error representation');
-  const prefixes = [...table.keys()].filter((prefix) => prefix !== '').sort((a, b) => b.length - a.length);
-  return (path) => {
+    throw new Error('no resource group is mounted at the root: other paths would have no error body');
+  const prefixes = [...byPrefix.keys()].filter((prefix) => prefix !== '').sort((a, b) => b.length - a.length);
+  const ofPath = (path: string): Representation => {
     for (const prefix of prefixes) {
       if (path === prefix || (path.startsWith(prefix) && path[prefix.length] === '/')) {
-        return table.get(prefix) as Representation;
+        return byPrefix.get(prefix) as Representation;
       }
     }
     return root;
+  };
+  return {
+    ofPath,
+    ofRequest(req) {
+      const route = req.getRoute() as { path?: unknown } | undefined;
+      return (typeof route?.path === 'string' && byRoute.get(route.path)) || ofPath(req.getPath());
+    },
   };
 }
