@@ -23,7 +23,7 @@ export interface ErrorEntry {
 }
 
 const BOTH = ['xml', 'json'] as const;
-const XML = ['xml'] as const;
+const XML_ONLY = ['xml'] as const;
 const JSON_ONLY = ['json'] as const;
 
 export const ERRORS = {
@@ -42,41 +42,46 @@ export const ERRORS = {
   malformed_body: {
     status: 400,
     message: 'the request body could not be read',
-    in: XML,
+    in: XML_ONLY,
     otherwise: 'bad_request',
     when: 'a body cut short, a form body not UTF-8 or with a bad percent-escape',
   },
   invalid_id: {
     status: 400,
     message: 'the user id must be a decimal integer',
-    in: XML,
+    in: XML_ONLY,
     when: 'a user id that is not a decimal integer in the signed 32-bit range',
   },
   invalid_field: {
     status: 400,
     message: 'a field is not valid',
-    in: XML,
+    in: XML_ONLY,
     when: 'name or profession blank, over 256 characters, or with characters XML 1.0 cannot carry',
   },
   id_mismatch: {
     status: 400,
     message: 'the form id differs from the id in the path',
-    in: XML,
+    in: XML_ONLY,
     when: 'the form id differs from the id in the path',
   },
   unknown_field: {
     status: 400,
     message: 'unknown form field',
-    in: XML,
+    in: XML_ONLY,
     when: 'a form field other than id, name, profession',
   },
   duplicate_field: {
     status: 400,
     message: 'a form field is given more than once',
-    in: XML,
+    in: XML_ONLY,
     when: 'a form field given twice',
   },
-  missing_field: { status: 400, message: 'missing form field(s)', in: XML, when: 'a form field left out' },
+  missing_field: {
+    status: 400,
+    message: 'missing form field(s)',
+    in: XML_ONLY,
+    when: 'a form field left out',
+  },
   unauthorized: {
     status: 401,
     message: 'a valid bearer token is required',

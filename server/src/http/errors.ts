@@ -6,6 +6,7 @@ import type { Request, Response } from 'restify';
 import {
   ERRORS,
   type ErrorCode,
+  type ErrorEntry,
   HttpError,
   InvalidParamsError,
   OutcomeUnknownError,
@@ -49,7 +50,7 @@ export function describeError(err: unknown, method = 'GET'): ErrorDescription {
 
 /** The code as `representation` writes it: the entry's own, or the one it names for a representation without it. */
 function codeIn(code: ErrorCode, representation: Representation): string {
-  const entry: { in: readonly Representation[]; otherwise?: string } = ERRORS[code];
+  const entry: ErrorEntry = ERRORS[code];
   return entry.in.includes(representation) ? code : (entry.otherwise ?? code);
 }
 
@@ -76,18 +77,10 @@ export function sendError(
   const description = describeError(err, req.method);
   if (description.status >= 500) logger.error({ err, reqId: req.id() }, 'request failed');
   const { contentType, body } = renderError(representation, description, err);
-  const headers: Record<string, string> | undefined = (
-    ERRORS[description.code] as { headers?: Record<string, string> }
-  ).headers;
-  sendBody(res, description.status, contentType, body, headers && { ...headers });
+  const entry: ErrorEntry = ERRORS[description.code];
+  sendBody(res, description.status, contentType, body, entry.headers);
 }
 
-/**
- * Node's HTTP parser rejects a request before any route runs (malformed request line or headers,
- * headers over the size limit, a body cut short, header or request timeout). Node's default answer has
- * no body; this one carries the same error body as every other answer, with nosniff and a Request-Id,
- * and it gets its access-log line like every other answer.
- */
 /**
  * The method and target of the request the parser failed on: the one it was reading (a body cut short),
  * else the last request line before the error in the packet (earlier pipelined requests come first).
@@ -111,6 +104,13 @@ type ParsedSocket = Duplex & {
   parser?: { incoming?: (IncomingMessage & { _dumped?: boolean }) | null };
 };
 
+/**
+ * Node's HTTP parser rejects a request before any route runs (malformed request line or headers,
+ * headers over the size limit, a body cut short, header or request timeout). Node's default answer has
+ * no body; this one carries the same error body as every other answer, with nosniff and a Request-Id,
+ * and it gets its access-log line like every other answer. `representationFor` gives the body of the
+ * group the request target is under.
+ */
 export function handleClientError(
   err: Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number },
   socket: Duplex,

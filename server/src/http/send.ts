@@ -26,7 +26,7 @@ export function sendBody(
   status: number,
   contentType: string,
   text: string,
-  headers?: Record<string, string>,
+  headers?: Readonly<Record<string, string>>,
 ): void {
   const req = res.req as Request;
   const body = text.length >= LARGE_BODY ? largeBodyBytes(text) : text;
