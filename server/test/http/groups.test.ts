@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import restify from 'restify';
 import { mountGroups, type ResourceGroup } from '../../src/http/groups.ts';
 import { call } from '../support/http.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import { suiteService } from '../support/service.ts';
 
 const XML_TYPE = 'application/xml; charset=utf-8';
 const JSON_TYPE = 'application/json;charset=utf-8';
@@ -49,11 +49,7 @@ describe('http/groups: the error body follows the mounted resource groups', () =
   });
 
   describe('over HTTP', () => {
-    let svc: TestService;
-    before(async () => {
-      svc = await startTestService();
-    });
-    after(() => svc?.close());
+    const svc = suiteService();
 
     it('an unknown path answers the body of the group it is under (segment boundaries respected)', async () => {
       for (const [path, type] of [

@@ -1,7 +1,7 @@
 import type { ResourceGroup } from '../../http/groups.ts';
 import { appResource } from '../routes.ts';
 import { newWorkerFromBody, sizeFromBody } from './model.ts';
-import { ACCEPTED_BODY, renderWorker, renderWorkerList } from './render.ts';
+import { renderWorker } from './render.ts';
 import type { WorkerStore } from './store.ts';
 
 /**
@@ -9,22 +9,14 @@ import type { WorkerStore } from './store.ts';
  * (the worker is `stopping` at once and removed by a job after the grace period).
  */
 export function workerRoutes(store: WorkerStore): ResourceGroup {
-  return appResource('worker', (workers) => {
-    workers.list(async (appId) => renderWorkerList(await store.list(appId)));
-    workers.get(async (appId, id) => {
-      const worker = await store.get(appId, id);
-      return worker && renderWorker(worker);
-    });
+  return appResource('worker', renderWorker, (workers) => {
+    workers.list((appId) => store.list(appId));
+    workers.get((appId, id) => store.get(appId, id));
     workers.create((appId, body) => {
       const { command, size } = newWorkerFromBody(body);
       return store.create(appId, command, size);
-    }, renderWorker);
-    workers.patch(async (appId, id, body) => {
-      const worker = await store.resize(appId, id, sizeFromBody(body));
-      return worker && renderWorker(worker);
     });
-    workers.del(202, async (appId, id) =>
-      (await store.requestStop(appId, id)) === 'missing' ? undefined : ACCEPTED_BODY,
-    );
+    workers.patch((appId, id, body) => store.resize(appId, id, sizeFromBody(body)));
+    workers.delLater(async (appId, id) => (await store.requestStop(appId, id)) !== 'missing');
   });
 }
