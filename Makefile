@@ -13,7 +13,7 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest conformance-pack implementations implementations-check coverage test-reliability test-topologies bench bench-workers bench-metrics bench-floor bench-scale clean
+.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest conformance-pack implementations implementations-check coverage errors-doc test-reliability test-topologies bench bench-workers bench-metrics bench-floor bench-scale clean
 
 node_modules/.install-stamp: package.json package-lock.json conformance/package.json
 	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
@@ -109,6 +109,10 @@ conformance-pack: install
 ## Regenerates the *checked by* parts of docs/SPEC.md and the table docs/coverage.md from the rule catalogue.
 coverage: install
 	node conformance/tools/coverage.ts --spec docs/SPEC.md --out docs/coverage.md
+
+## Rewrites the error table of docs/errors.md from the catalogue (server/src/errors.ts).
+errors-doc: install
+	tsx scripts/errors-doc.ts
 
 ## Faults with real processes and signals (kill -9 of the embedded redis-server and of the server, an external
 ## Redis stopped and started, SIGTERM), the hostile corpus, fast-check fuzz, a mixed load of LOAD_SECONDS (60)

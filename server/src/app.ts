@@ -2,34 +2,23 @@ import type { Server as HttpServer } from 'node:http';
 import type { Logger } from 'pino';
 import restify, { type Request, type Response, type Server } from 'restify';
 import { ExpectationFailedError } from './errors.ts';
-import type { Readiness } from './health/readiness.ts';
-import { registerHealthRoutes } from './health/routes.ts';
 import { handleClientError, sendError } from './http/errors.ts';
+import { mountGroups, type ResourceGroup } from './http/groups.ts';
 import { assignRequestId, checkRequest, requireBearerToken, routeByTarget } from './http/middleware.ts';
 import type { AccessEntry, AccessLog } from './logging.ts';
 import type { RequestMetrics } from './metrics/requests.ts';
-import { registerMetricsRoute } from './metrics/routes.ts';
-import { registerOpenApiRoute } from './openapi/routes.ts';
-import type { UserList } from './users/list.ts';
-import { registerUserRoutes } from './users/routes.ts';
-import type { UserStore } from './users/store.ts';
 
 export interface AppDependencies {
   logger: Logger;
   /** One line per answered request; by default `logger.info(entry, 'request')`. */
   accessLog?: AccessLog | undefined;
-  /** What /readyz reports. */
-  readiness: Readiness;
-  users: UserStore;
-  /** GET and HEAD of the list (owns the list document cache). */
-  userList: UserList;
-  /** Registers further resources (the JSON resources under /apps). */
-  extraRoutes?: Array<(server: Server) => void>;
+  /** Every resource group the app serves, mounted in this order (see http/groups.ts). */
+  groups: readonly ResourceGroup[];
   apiToken?: string | undefined;
   /** ALLOWED_HOSTS (see config.ts); undefined: any host name. */
   allowedHosts?: readonly string[] | undefined;
-  /** Prometheus metrics (absent with METRICS=0): the request counters and what /metrics answers. */
-  metrics?: { requests: RequestMetrics; scrape: () => Promise<string>; public: boolean } | undefined;
+  /** Prometheus metrics (absent with METRICS=0): the request counters; `public`: /metrics needs no token. */
+  metrics?: { requests: RequestMetrics; public: boolean } | undefined;
 }
 
 /** restify 12 has `first` handlers; @types/restify (written for restify 8) does not know them. */
@@ -56,7 +45,9 @@ export function createApp(deps: AppDependencies): Server {
     requireHostHeader: boolean;
     shouldUpgradeCallback: () => boolean;
   };
-  http.on('clientError', (err, socket) => handleClientError(err, socket, accessLog));
+  // The groups also say which error body a request no route took gets (see http/groups.ts).
+  const representations = mountGroups(server, deps.groups);
+  http.on('clientError', (err, socket) => handleClientError(err, socket, accessLog, representations.ofPath));
   http.headersTimeout = 10_000;
   http.requestTimeout = 30_000;
   http.keepAliveTimeout = 5_000;
@@ -79,7 +70,7 @@ export function createApp(deps: AppDependencies): Server {
     const refused = routeByTarget(req) ?? checkRequest(req, checks);
     if (!refused) return true;
     // Answered here, so restify will not emit 'after' for it: logged (and counted) here too.
-    sendError(req, res, refused, logger);
+    sendError(req, res, refused, logger, representations.ofPath(req.getPath()));
     logRequest(accessLog, req, res, 0);
     requests?.finished(req, res.statusCode);
     return false;
@@ -90,19 +81,14 @@ export function createApp(deps: AppDependencies): Server {
     assignRequestId(req);
     routeByTarget(req);
     res.shouldKeepAlive = false;
-    sendError(req, res, new ExpectationFailedError(), logger);
+    sendError(req, res, new ExpectationFailedError(), logger, representations.ofPath(req.getPath()));
     logRequest(accessLog, req, res, 0);
     requests?.finished(req, res.statusCode);
   });
 
-  registerHealthRoutes(server, deps.readiness);
-  registerOpenApiRoute(server);
-  if (deps.metrics) registerMetricsRoute(server, deps.metrics.scrape);
-  registerUserRoutes(server, deps.users, deps.userList);
-  for (const register of deps.extraRoutes ?? []) register(server);
-
   server.on('restifyError', (req: Request, res: Response, err: unknown, callback: () => void) => {
-    sendError(req, res, err, logger);
+    // Raised by a group's route: its representation; else (404, 405, a refused token) the path's.
+    sendError(req, res, err, logger, representations.ofRequest(req));
     callback();
   });
   server.on('after', (req: Request, res: Response) => {

@@ -1,19 +1,21 @@
 import cluster from 'node:cluster';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Server } from 'restify';
 import { createApp } from './app.ts';
-import { registerDomainRoutes } from './apps/domains/routes.ts';
+import { domainRoutes } from './apps/domains/routes.ts';
 import { DomainStore } from './apps/domains/store.ts';
 import { RemovalRunner } from './apps/workers/removal.ts';
-import { registerWorkerRoutes } from './apps/workers/routes.ts';
+import { workerRoutes } from './apps/workers/routes.ts';
 import { WorkerStore } from './apps/workers/store.ts';
 import type { Config } from './config.ts';
 import { Readiness } from './health/readiness.ts';
+import { healthRoutes } from './health/routes.ts';
 import { trackConnections } from './http/connections.ts';
 import type { AccessLog } from './logging.ts';
 import { clusterScrape } from './metrics/cluster.ts';
+import { metricsRoutes } from './metrics/routes.ts';
 import { ServiceMetrics } from './metrics/service-metrics.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import {
   createRedisClient,
   createTransactionClient,
@@ -25,6 +27,7 @@ import { type EmbeddedRedis, startEmbeddedRedis } from './redis/embedded.ts';
 import { ConnectionPool } from './redis/pool.ts';
 import { Replication } from './redis/replication.ts';
 import { UserList } from './users/list.ts';
+import { userRoutes } from './users/routes.ts';
 import { UserStore } from './users/store.ts';
 
 export interface RunningService {
@@ -117,28 +120,26 @@ export async function startService(
     logger,
     stopGraceMs: config.workerStopGraceMs,
   });
-  const extraRoutes = [
-    (server: Server) => registerDomainRoutes(server, domains),
-    (server: Server) => registerWorkerRoutes(server, workers),
-  ];
   metrics?.watchPool(() => transactions.stats());
   metrics?.watchRemovals(() => workerRemovals.backlog());
   const readiness = new Readiness(redis, writer, transactions);
+  // A cluster worker answers /metrics for every worker (the primary sums them); a single process for itself.
+  const scrape =
+    metrics && (cluster.isWorker ? clusterScrape(metrics.registry) : () => metrics.registry.metrics());
   const app = createApp({
     logger,
     accessLog,
-    readiness,
-    users,
-    userList,
-    extraRoutes,
+    groups: [
+      healthRoutes(readiness),
+      openApiRoutes(),
+      ...(scrape ? [metricsRoutes(scrape)] : []),
+      userRoutes(users, userList),
+      domainRoutes(domains),
+      workerRoutes(workers),
+    ],
     apiToken: config.apiToken,
     allowedHosts: config.allowedHosts,
-    metrics: metrics && {
-      requests: metrics.requests,
-      // A cluster worker answers for every worker (the primary sums them); a single process for itself.
-      scrape: cluster.isWorker ? clusterScrape(metrics.registry) : () => metrics.registry.metrics(),
-      public: config.metricsPublic,
-    },
+    metrics: metrics && { requests: metrics.requests, public: config.metricsPublic },
   });
 
   const connections = trackConnections(app.server);

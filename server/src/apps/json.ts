@@ -13,14 +13,8 @@ export type JsonObject = Record<string, unknown>;
  */
 export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> {
   requireMediaType(req, 'application/json');
-  let body: Buffer;
-  try {
-    body = await readBody(req);
-  } catch (err) {
-    // readBody's own code is meant for the XML side; JSON errors use the generic ids.
-    if (err instanceof BadRequestError) throw new BadRequestError('bad_request', err.message);
-    throw err;
-  }
+  // readBody's malformed_body is answered as bad_request in JSON (the catalogue's `otherwise`).
+  const body = await readBody(req);
   let value: unknown;
   try {
     value = JSON.parse(utf8.decode(body));

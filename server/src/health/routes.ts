@@ -1,20 +1,26 @@
-import type { Request, Response, Server } from 'restify';
+import type { Request, Response } from 'restify';
 import { ServiceUnavailableError } from '../errors.ts';
-import { routeRead } from '../http/routes.ts';
+import type { ResourceGroup } from '../http/groups.ts';
 import { sendJson } from '../http/send.ts';
 import type { Readiness } from './readiness.ts';
 
 /**
  * `/healthz`: the process answers (liveness). `/readyz`: it can serve reads and changes now (see
- * Readiness); 503 with the reason otherwise. HEAD works on both, as on every GET route.
+ * Readiness); 503 with the reason otherwise, as an XML error like every path outside /apps.
  */
-export function registerHealthRoutes(server: Server, readiness: Readiness): void {
+export function healthRoutes(readiness: Readiness): ResourceGroup {
   const live = async (_req: Request, res: Response) => sendJson(res, 200, { status: 'ok' });
   const ready = async (_req: Request, res: Response) => {
     const notReady = await readiness.check();
     if (notReady) throw new ServiceUnavailableError(`not ready: ${notReady}`);
     sendJson(res, 200, { status: 'ready' });
   };
-  routeRead(server, '/healthz', live);
-  routeRead(server, '/readyz', ready);
+  return {
+    prefix: '',
+    representation: 'xml',
+    routes(group) {
+      group.read('/healthz', live);
+      group.read('/readyz', ready);
+    },
+  };
 }

@@ -47,7 +47,7 @@ export async function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): 
       cleanup();
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
-    const onError = () => fail(new BadRequestError('malformed_body', 'the request body could not be read'));
+    const onError = () => fail(new BadRequestError('malformed_body'));
     // The client went away before the end of the body ('close' without 'end').
     const onClose = () => {
       if (!req.complete) onError();

@@ -4,37 +4,31 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Request, Response } from 'restify';
 import {
+  ERRORS,
+  type ErrorCode,
+  type ErrorEntry,
   HttpError,
   InvalidParamsError,
-  MethodNotAllowedError,
-  PayloadTooLargeError,
-  UnauthorizedError,
+  OutcomeUnknownError,
+  type Representation,
+  ServiceUnavailableError,
   WritesRefusedError,
 } from '../errors.ts';
 import type { AccessLog } from '../logging.ts';
 import { isRedisUnavailable, mayHaveBeenApplied, writeRefusal } from '../redis/connect.ts';
-import { JSON_CONTENT_TYPE, sendJson, sendXml } from './send.ts';
+import { JSON_CONTENT_TYPE, sendBody } from './send.ts';
 import { renderXmlError, XML_CONTENT_TYPE } from './xml.ts';
 
 interface ErrorDescription {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
 }
-
-/** Codes for the errors restify raises itself (routing, malformed URLs). */
-const RESTIFY_CODES: Record<number, string> = {
-  400: 'bad_request',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-};
 
 const WRITE_METHODS = new Set(['PUT', 'POST', 'PATCH', 'DELETE']);
 
 /**
- * The one place where any error becomes a status, a code and a message. Messages never carry a
+ * The one place where any error becomes a status, a catalogue code and a message. Messages never carry a
  * stack, a Redis reply or a file path: unexpected errors are logged and answered with a generic text.
  */
 export function describeError(err: unknown, method = 'GET'): ErrorDescription {
@@ -43,59 +37,50 @@ export function describeError(err: unknown, method = 'GET'): ErrorDescription {
   const refusal = writeRefusal(err);
   if (refusal) return describeError(new WritesRefusedError(refusal), method);
   // A change sent to Redis that got no reply may have been applied: 503 would promise it was not.
-  if (WRITE_METHODS.has(method) && mayHaveBeenApplied(err)) {
-    return {
-      status: 504,
-      code: 'outcome_unknown',
-      message:
-        'the data store stopped answering while the change was being saved; it may or may not have been applied: read the resource before retrying',
-    };
-  }
-  if (isRedisUnavailable(err)) {
-    return {
-      status: 503,
-      code: 'service_unavailable',
-      message: 'the data store is unavailable; try again shortly',
-    };
-  }
+  if (WRITE_METHODS.has(method) && mayHaveBeenApplied(err)) return describeError(new OutcomeUnknownError());
+  if (isRedisUnavailable(err)) return describeError(new ServiceUnavailableError());
+  // restify's own errors (its router's 404 and 405; any other 4xx keeps its status as a bad_request).
   const status = (err as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    const code = RESTIFY_CODES[status] ?? 'bad_request';
-    const message =
-      status === 404 ? 'no such resource' : status === 405 ? 'method not allowed' : 'bad request';
-    return { status, code, message };
+    const code = status === 404 ? 'not_found' : status === 405 ? 'method_not_allowed' : 'bad_request';
+    return { status, code, message: ERRORS[code].message };
   }
-  return { status: 500, code: 'internal_error', message: 'internal error' };
+  return { status: 500, code: 'internal_error', message: ERRORS.internal_error.message };
 }
 
-/** JSON resources live under /apps; everything else speaks XML. */
-export function errorFormatFor(path: string): 'json' | 'xml' {
-  return path === '/apps' || path.startsWith('/apps/') ? 'json' : 'xml';
+/** The code as `representation` writes it: the entry's own, or the one it names for a representation without it. */
+function codeIn(code: ErrorCode, representation: Representation): string {
+  const entry: ErrorEntry = ERRORS[code];
+  return entry.in.includes(representation) ? code : (entry.otherwise ?? code);
 }
 
-export function sendError(req: Request, res: Response, err: unknown, logger: Logger): void {
-  const { status, code, message } = describeError(err, req.method);
-  if (status >= 500) logger.error({ err, reqId: req.id() }, 'request failed');
-  const headers: Record<string, string> = {};
-  if (err instanceof MethodNotAllowedError) headers.Allow = err.allow.join(', ');
-  if (err instanceof UnauthorizedError) headers['WWW-Authenticate'] = 'Bearer';
-  // The rest of an oversized body is not read: close the connection rather than parse it as a request.
-  if (err instanceof PayloadTooLargeError) headers.Connection = 'close';
-  if (status === 503) headers['Retry-After'] = '1';
-  if (errorFormatFor(req.getPath()) === 'json') {
-    // A 422 also names the offending field, for clients that highlight it.
-    const body =
-      err instanceof InvalidParamsError ? { id: code, message, field: err.field } : { id: code, message };
-    sendJson(res, status, body, headers);
-  } else sendXml(res, status, renderXmlError(code, message), headers);
+/** An error body and its content type. */
+function renderError(
+  representation: Representation,
+  { code, message }: ErrorDescription,
+  err?: unknown,
+): { contentType: string; body: string } {
+  const id = codeIn(code, representation);
+  if (representation === 'xml') return { contentType: XML_CONTENT_TYPE, body: renderXmlError(id, message) };
+  // A 422 also names the offending field, for clients that highlight it.
+  const value = err instanceof InvalidParamsError ? { id, message, field: err.field } : { id, message };
+  return { contentType: JSON_CONTENT_TYPE, body: JSON.stringify(value) };
 }
 
-/**
- * Node's HTTP parser rejects a request before any route runs (malformed request line or headers,
- * headers over the size limit, a body cut short, header or request timeout). Node's default answer has
- * no body; this one carries the same error body as every other answer, with nosniff and a Request-Id,
- * and it gets its access-log line like every other answer.
- */
+export function sendError(
+  req: Request,
+  res: Response,
+  err: unknown,
+  logger: Logger,
+  representation: Representation,
+): void {
+  const description = describeError(err, req.method);
+  if (description.status >= 500) logger.error({ err, reqId: req.id() }, 'request failed');
+  const { contentType, body } = renderError(representation, description, err);
+  const entry: ErrorEntry = ERRORS[description.code];
+  sendBody(res, description.status, contentType, body, entry.headers);
+}
+
 /**
  * The method and target of the request the parser failed on: the one it was reading (a body cut short),
  * else the last request line before the error in the packet (earlier pipelined requests come first).
@@ -119,10 +104,18 @@ type ParsedSocket = Duplex & {
   parser?: { incoming?: (IncomingMessage & { _dumped?: boolean }) | null };
 };
 
+/**
+ * Node's HTTP parser rejects a request before any route runs (malformed request line or headers,
+ * headers over the size limit, a body cut short, header or request timeout). Node's default answer has
+ * no body; this one carries the same error body as every other answer, with nosniff and a Request-Id,
+ * and it gets its access-log line like every other answer. `representationFor` gives the body of the
+ * group the request target is under.
+ */
 export function handleClientError(
   err: Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number },
   socket: Duplex,
   accessLog: AccessLog,
+  representationFor: (path: string) => Representation,
 ): void {
   const { _httpMessage: pending, parser } = socket as ParsedSocket;
   const incoming = parser?.incoming;
@@ -133,35 +126,36 @@ export function handleClientError(
   }
   // A later pipelined request is broken while an earlier one's answer is being written: ours follows it.
   if (pending && !pending.writableFinished && (!incoming || incoming.complete)) {
-    pending.once('finish', () => answerClientError(err, socket, accessLog));
+    pending.once('finish', () => answerClientError(err, socket, accessLog, representationFor));
     return;
   }
   if (pending?.headersSent) {
     socket.destroy(); // the broken request's own answer had begun
     return;
   }
-  answerClientError(err, socket, accessLog);
+  answerClientError(err, socket, accessLog, representationFor);
 }
 
 function answerClientError(
   err: Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number },
   socket: Duplex,
   accessLog: AccessLog,
+  representationFor: (path: string) => Representation,
 ): void {
   if (!socket.writable) return;
-  const [status, code, message] =
+  const error =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'header_too_large', 'the request line and headers are larger than 16 KiB']
+      ? new HttpError('header_too_large')
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'request_timeout', 'the request was not received in time']
-        : [400, 'bad_request', 'the request is not valid HTTP/1.1'];
+        ? new HttpError('request_timeout')
+        : new HttpError('bad_request', 'the request is not valid HTTP/1.1');
+  const { status } = error;
   const { method, path } = failedRequest(err, socket);
-  const json = errorFormatFor(path) === 'json';
+  const { contentType, body } = renderError(representationFor(path), describeError(error));
   const reqId = randomUUID();
-  const body = json ? JSON.stringify({ id: code, message }) : renderXmlError(code, message);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      `Content-Type: ${json ? JSON_CONTENT_TYPE : XML_CONTENT_TYPE}\r\n` +
+      `Content-Type: ${contentType}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Content-Type-Options: nosniff\r\nRequest-Id: ${reqId}\r\nConnection: close\r\n\r\n` +
       (method === 'HEAD' ? '' : body), // a HEAD answer has no body: it would read as a next answer

@@ -72,14 +72,11 @@ export function checkRequest(req: Request, checks: RequestChecks): HttpError | u
   const host = req.headers.host;
   if (host) {
     const parsed = parseHostHeader(host);
-    if (!parsed) return new BadRequestError('invalid_host', 'the Host header is not a valid host[:port]');
+    if (!parsed) return new BadRequestError('invalid_host');
     if (countHeader(req.rawHeaders, 'host') > 1)
       return new BadRequestError('invalid_host', 'the request has more than one Host header');
     if (checks.allowedHosts && !hostAllowed(parsed, checks.allowedHosts)) {
-      return new ForbiddenError(
-        'host_not_allowed',
-        'this host name is not served here (ALLOWED_HOSTS lists the names that are)',
-      );
+      return new ForbiddenError('host_not_allowed');
     }
   } else if (req.httpVersion === '1.1') {
     // Node's own check answers without a body, so the app checks it (HTTP/1.0 may leave it out).
@@ -88,7 +85,7 @@ export function checkRequest(req: Request, checks: RequestChecks): HttpError | u
   const origin = req.headers.origin;
   if (checks.checkOrigin && origin !== undefined && !SAFE_METHODS.has(req.method ?? '')) {
     if (host === undefined || originHost(origin) !== comparableHost(host)) {
-      return new ForbiddenError('cross_origin', 'a change from a page of another origin is refused');
+      return new ForbiddenError('cross_origin');
     }
   }
   return undefined;

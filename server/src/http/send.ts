@@ -31,7 +31,7 @@ export function sendBody(
   status: number,
   contentType: string,
   body: string | Buffer,
-  headers?: Record<string, string>,
+  headers?: Readonly<Record<string, string>>,
 ): void {
   const req = res.req as Request;
   // Sent as bytes, Node writes the head and a large body side by side instead of copying both into one string.

@@ -1,13 +1,13 @@
-import type { Request, Response, Server } from 'restify';
+import type { Request, Response } from 'restify';
 import { ServiceUnavailableError } from '../errors.ts';
-import { routeRead } from '../http/routes.ts';
+import type { ResourceGroup } from '../http/groups.ts';
 import { sendBody } from '../http/send.ts';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 /** `/metrics`: the Prometheus text format; `scrape` gives this process's or the whole cluster's. */
-export function registerMetricsRoute(server: Server, scrape: () => Promise<string>): void {
-  routeRead(server, '/metrics', async (_req: Request, res: Response) => {
+export function metricsRoutes(scrape: () => Promise<string>): ResourceGroup {
+  const metrics = async (_req: Request, res: Response) => {
     let text: string;
     try {
       text = await scrape();
@@ -15,5 +15,6 @@ export function registerMetricsRoute(server: Server, scrape: () => Promise<strin
       throw new ServiceUnavailableError('the metrics could not be collected; try again shortly');
     }
     sendBody(res, 200, METRICS_CONTENT_TYPE, text);
-  });
+  };
+  return { prefix: '', representation: 'xml', routes: (group) => group.read('/metrics', metrics) };
 }

@@ -525,7 +525,7 @@ function appPaths(): Json {
 }
 
 function servicePaths(): Json {
-  // Health and errors outside /apps speak XML (see http/errors.ts), so /readyz's 503 is an <error>.
+  // Health, metrics and the description are root groups answering XML errors (http/groups.ts), so /readyz's 503 is an <error>.
   const open = { security: [{}] };
   const health = commonErrors('xml', { authenticated: false });
   return {

@@ -1,14 +1,13 @@
-import type { Request, Response, Server } from 'restify';
-import { routeRead } from '../http/routes.ts';
+import type { Request, Response } from 'restify';
+import type { ResourceGroup } from '../http/groups.ts';
 import { JSON_CONTENT_TYPE, sendBody } from '../http/send.ts';
 import { buildOpenApiDocument } from './document.ts';
 
 /** `/openapi.json`: the description, rendered once. */
-export function registerOpenApiRoute(server: Server): void {
+export function openApiRoutes(): ResourceGroup {
   const text = JSON.stringify(buildOpenApiDocument());
-  routeRead(server, '/openapi.json', async (_req: Request, res: Response) =>
-    sendBody(res, 200, JSON_CONTENT_TYPE, text),
-  );
+  const description = async (_req: Request, res: Response) => sendBody(res, 200, JSON_CONTENT_TYPE, text);
+  return { prefix: '', representation: 'xml', routes: (group) => group.read('/openapi.json', description) };
 }
 
 /** A restify route path in OpenAPI's form: `/apps/:app_id/domains` → `/apps/{app_id}/domains`. */

@@ -1,16 +1,17 @@
-import type { Request, Response, Server } from 'restify';
+import type { Request, Response } from 'restify';
 import { NotFoundError } from '../errors.ts';
 import { readBody, requireMediaType } from '../http/body.ts';
 import { parseForm } from '../http/form.ts';
-import { routeRead } from '../http/routes.ts';
+import type { ResourceGroup } from '../http/groups.ts';
 import { sendXml } from '../http/send.ts';
 import type { UserList } from './list.ts';
 import { parseUserId, type User, userFromForm, userFromPathForm } from './model.ts';
 import { renderOperations, renderResult, renderUser } from './render.ts';
 import type { UserStore } from './store.ts';
 
-const COLLECTION = '/UserService/users';
-const ITEM = '/UserService/users/:userid';
+const PREFIX = '/UserService/users';
+const COLLECTION = '';
+const ITEM = '/:userid';
 const FORM = 'application/x-www-form-urlencoded';
 
 /** Status that accompanies a failure result (the spec leaves it open; see README). */
@@ -25,7 +26,8 @@ function pathId(req: Request): number {
   return parseUserId(String(req.params.userid));
 }
 
-export function registerUserRoutes(server: Server, store: UserStore, userList: UserList): void {
+/** The XML user service of docs/SPEC.md. */
+export function userRoutes(store: UserStore, userList: UserList): ResourceGroup {
   const list = async (req: Request, res: Response) => userList.send(req, res);
   const getOne = async (req: Request, res: Response) => {
     const id = pathId(req);
@@ -38,34 +40,38 @@ export function registerUserRoutes(server: Server, store: UserStore, userList: U
   const update = (user: User, res: Response) =>
     store.updateUser(user).then((ok) => sendXml(res, ok ? 200 : FAILURE_STATUS.update, renderResult(ok)));
 
-  routeRead(server, COLLECTION, list);
-  routeRead(server, ITEM, getOne);
-
-  server.put(COLLECTION, async (req: Request, res: Response) =>
-    create(userFromForm(await readUserForm(req)), res),
-  );
-  server.post(COLLECTION, async (req: Request, res: Response) =>
-    update(userFromForm(await readUserForm(req)), res),
-  );
-  server.put(ITEM, async (req: Request, res: Response) => {
-    const id = pathId(req);
-    return create(userFromPathForm(await readUserForm(req), id), res);
-  });
-  server.post(ITEM, async (req: Request, res: Response) => {
-    const id = pathId(req);
-    return update(userFromPathForm(await readUserForm(req), id), res);
-  });
-
-  server.del(ITEM, async (req: Request, res: Response) => {
-    const ok = await store.deleteUser(pathId(req));
-    sendXml(res, ok ? 200 : FAILURE_STATUS.delete, renderResult(ok));
-  });
-
-  server.opts(COLLECTION, async (_req: Request, res: Response) => {
-    sendXml(res, 200, renderOperations(), { Allow: 'GET, HEAD, PUT, POST, OPTIONS' });
-  });
-  server.opts(ITEM, async (req: Request, res: Response) => {
-    pathId(req);
-    sendXml(res, 200, renderOperations(), { Allow: 'GET, HEAD, PUT, POST, DELETE, OPTIONS' });
-  });
+  return {
+    prefix: PREFIX,
+    representation: 'xml',
+    routes(users) {
+      users.read(COLLECTION, list);
+      users.read(ITEM, getOne);
+      users.put(COLLECTION, async (req: Request, res: Response) =>
+        create(userFromForm(await readUserForm(req)), res),
+      );
+      users.post(COLLECTION, async (req: Request, res: Response) =>
+        update(userFromForm(await readUserForm(req)), res),
+      );
+      users.put(ITEM, async (req: Request, res: Response) => {
+        const id = pathId(req);
+        return create(userFromPathForm(await readUserForm(req), id), res);
+      });
+      users.post(ITEM, async (req: Request, res: Response) => {
+        const id = pathId(req);
+        return update(userFromPathForm(await readUserForm(req), id), res);
+      });
+      users.del(ITEM, async (req: Request, res: Response) => {
+        const ok = await store.deleteUser(pathId(req));
+        sendXml(res, ok ? 200 : FAILURE_STATUS.delete, renderResult(ok));
+      });
+      // Allow lists the methods registered on the path (OPTIONS included: it is registered here).
+      users.opts(COLLECTION, async (_req: Request, res: Response) => {
+        sendXml(res, 200, renderOperations(), { Allow: users.allow(COLLECTION) });
+      });
+      users.opts(ITEM, async (req: Request, res: Response) => {
+        pathId(req);
+        sendXml(res, 200, renderOperations(), { Allow: users.allow(ITEM) });
+      });
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { request } from '../reliability/support/client.ts';
 import { call, FORM_TYPE, formBody, sendForm } from '../support/http.ts';
 import { openApiChecker } from '../support/openapi-check.ts';
 import { startTestRedis, type TestRedis } from '../support/redis.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import { startTestService, suiteService } from '../support/service.ts';
 
 interface Sample {
   name: string;
@@ -48,11 +48,7 @@ async function scrape(url: string, headers: Record<string, string> = {}): Promis
 const ITEM = '/UserService/users/{userid}';
 
 describe('metrics: /metrics in the Prometheus text format', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService();
-  });
-  after(() => svc?.close());
+  const svc = suiteService();
 
   it('counts requests by route template, method and status, and times them by route template', async () => {
     const before = await scrape(svc.url);

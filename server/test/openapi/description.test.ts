@@ -4,16 +4,12 @@ import { buildOpenApiDocument } from '../../src/openapi/document.ts';
 import { openApiPath } from '../../src/openapi/routes.ts';
 import { call } from '../support/http.ts';
 import { DescriptionMismatch, openApiChecker } from '../support/openapi-check.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import { suiteService } from '../support/service.ts';
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 
 describe('openapi: the description (/openapi.json)', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService();
-  });
-  after(() => svc?.close());
+  const svc = suiteService();
 
   it('is served at /openapi.json and validates as OpenAPI 3.1 (@readme/openapi-parser)', async () => {
     const res = await call(`${svc.url}/openapi.json`);

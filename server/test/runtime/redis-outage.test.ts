@@ -1,13 +1,9 @@
 import { expect } from 'chai';
 import { call, SUCCESS, sendForm } from '../support/http.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import { suiteService } from '../support/service.ts';
 
 describe('runtime: an external Redis (REDIS_URL) that goes away and comes back', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService();
-  });
-  after(() => svc?.close());
+  const svc = suiteService();
 
   it('answers 503 with an <error> body within 2 s while Redis is down, then serves again without a restart', async () => {
     const base = `${svc.url}/UserService/users`;

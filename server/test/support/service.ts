@@ -17,6 +17,27 @@ export interface TestService {
 }
 
 /**
+ * The service of the enclosing describe: started before its tests, closed after them. The object is
+ * filled in by `before`: read it inside tests, not while the suite is being declared.
+ */
+export function suiteService(overrides: Partial<Config> = {}): TestService {
+  const suite = {} as TestService;
+  let started: TestService | undefined;
+  before(async () => {
+    const running = await startTestService(overrides);
+    started = running;
+    Object.assign(suite, running, {
+      async restart() {
+        await running.restart();
+        suite.service = running.service;
+      },
+    });
+  });
+  after(() => started?.close());
+  return suite;
+}
+
+/**
  * A fresh Redis for one test: a single redis-server, or with TEST_TOPOLOGY=sentinel|cluster the suite's
  * topology, emptied (see topologies.ts).
  */

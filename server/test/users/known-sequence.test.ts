@@ -1,15 +1,11 @@
 import { expect } from 'chai';
 import { call } from '../support/http.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import { suiteService } from '../support/service.ts';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 describe("users: the spec's known test sequence on a fresh service", () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService();
-  });
-  after(() => svc?.close());
+  const svc = suiteService();
 
   it('list non-empty; GET 1; POST 1; PUT 2; DELETE 2', async () => {
     const base = `${svc.url}/UserService/users`;

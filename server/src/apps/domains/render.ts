@@ -9,7 +9,3 @@ export function renderDomain(domain: Domain): Domain {
     updated_at: domain.updated_at,
   };
 }
-
-export function renderDomainList(domains: readonly Domain[]): Domain[] {
-  return domains.map(renderDomain);
-}

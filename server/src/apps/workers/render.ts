@@ -11,10 +11,3 @@ export function renderWorker(worker: Worker): Worker {
     updated_at: worker.updated_at,
   };
 }
-
-export function renderWorkerList(workers: readonly Worker[]): Worker[] {
-  return workers.map(renderWorker);
-}
-
-/** The body of a 202: the change is accepted, the resource is not returned. */
-export const ACCEPTED_BODY = {};
