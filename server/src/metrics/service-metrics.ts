@@ -27,7 +27,7 @@ export interface RemovalBacklog {
   lag: number | null;
 }
 
-/** Told by retryOnConflict (redis/conflict-retry.ts) of each conflict, retry and give-up (a 503). */
+/** Told by retryOnConflict (concurrency/conflict-retry.ts) of each conflict, retry and give-up (a 503). */
 export interface ContentionObserver {
   conflict(resource: string): void;
   retry(resource: string): void;

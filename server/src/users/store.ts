@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { CONFLICT, DEFAULT_RETRY_POLICY, retryOnConflict } from '../concurrency/conflict-retry.ts';
+import { KeyedCombiner } from '../concurrency/keyed-queue.ts';
 import type { ContentionObserver } from '../metrics/service-metrics.ts';
-import { CONFLICT, DEFAULT_RETRY_POLICY, retryOnConflict } from '../redis/conflict-retry.ts';
-import { KeyedCombiner } from '../redis/keyed-queue.ts';
 import type { ConnectionPool } from '../redis/pool.ts';
 import type { Replication } from '../redis/replication.ts';
 import { DEFAULT_USER, type User } from './model.ts';

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
+import { CONFLICT, DEFAULT_RETRY_POLICY, retryOnConflict } from '../../concurrency/conflict-retry.ts';
+import { KeyedQueue } from '../../concurrency/keyed-queue.ts';
 import { ConflictError } from '../../errors.ts';
 import type { ContentionObserver } from '../../metrics/service-metrics.ts';
-import { CONFLICT, DEFAULT_RETRY_POLICY, retryOnConflict } from '../../redis/conflict-retry.ts';
-import { KeyedQueue } from '../../redis/keyed-queue.ts';
 import type { Replication } from '../../redis/replication.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../keys.ts';
 import { newId, timestamp } from '../params.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { KeyedCombiner, KeyedQueue } from '../../src/redis/keyed-queue.ts';
+import { KeyedCombiner, KeyedQueue } from '../../src/concurrency/keyed-queue.ts';
 
 /** A promise with its resolve and reject at hand, to hold a task until the test lets it go. */
 function gate<T = void>() {
@@ -15,7 +15,7 @@ function gate<T = void>() {
 /** Waits a few event-loop turns (real timers), so that anything that could start has started. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-describe('redis/keyed-queue: KeyedQueue', () => {
+describe('concurrency/keyed-queue: KeyedQueue', () => {
   it('runs the tasks of one key one at a time, in the order they were submitted', async () => {
     const queue = new KeyedQueue<string>();
     const events: string[] = [];
@@ -88,7 +88,7 @@ describe('redis/keyed-queue: KeyedQueue', () => {
   });
 });
 
-describe('redis/keyed-queue: KeyedCombiner', () => {
+describe('concurrency/keyed-queue: KeyedCombiner', () => {
   it('a value for an idle key runs alone, at once', async () => {
     const batches: number[][] = [];
     const combiner = new KeyedCombiner<string, number, string>(async (_key, values) => {

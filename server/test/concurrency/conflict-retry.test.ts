@@ -1,10 +1,10 @@
 import { expect } from 'chai';
+import { CONFLICT, type RetryPolicy, retryOnConflict } from '../../src/concurrency/conflict-retry.ts';
 import { ServiceUnavailableError } from '../../src/errors.ts';
-import { CONFLICT, type RetryPolicy, retryOnConflict } from '../../src/redis/conflict-retry.ts';
 
 const QUICK: RetryPolicy = { budgetMs: 50, firstPauseMs: 1, maxPauseMs: 4 };
 
-describe('redis/conflict-retry: retryOnConflict', () => {
+describe('concurrency/conflict-retry: retryOnConflict', () => {
   it('retries after each conflict and returns the first other outcome', async () => {
     let attempts = 0;
     let told = 0;
