@@ -176,6 +176,10 @@ const CASES: Case[] = [
   { defect: 'id-as-text', catches: ['USR-ID-01'] },
   { defect: 'list-capped-1000', catches: ['USR-SIZE-01'] },
   { defect: 'stale-list', catches: ['USR-FRESH-01'] },
+  // Section B under races.
+  { defect: 'domain-delete-race-202', catches: ['APP-RACE-02'] },
+  { defect: 'domain-patch-race-partial', catches: ['APP-RACE-03'] },
+  { defect: 'worker-delete-again-200', catches: ['APP-RACE-04'] },
 ];
 
 /**
