@@ -187,7 +187,7 @@ async function handleApps(req, res, parts) {
     const body = await json();
     if (!body || typeof body.hostname !== 'string')
       return sendJson(res, 422, { id: 'invalid_params', field: 'hostname' });
-    await sleep(has('domain-patch-race-partial') ? 10 : 2);
+    await sleep(has('domain-patch-race-partial') ? 250 : 2);
     const changed = { hostname: body.hostname.toLowerCase(), updated_at: now() };
     // A PATCH that writes the changed fields and reads back what is stored: after a concurrent DELETE, only those.
     if (has('domain-patch-race-partial') && !store.has(id)) return sendJson(res, 200, changed);
@@ -197,7 +197,7 @@ async function handleApps(req, res, parts) {
   if (req.method === 'DELETE' && kind === 'domains' && has('domain-delete-race-202')) {
     if (removing.has(item)) return sendJson(res, 202, item);
     removing.add(item);
-    await sleep(5);
+    await sleep(250);
     store.delete(id);
     return sendJson(res, 200, item);
   }
