@@ -1,8 +1,15 @@
 // Consequences along the concurrency axis (docs/coverage.md): every write raced against itself and
 // against the others, with the outcomes the spec allows. USR-PUT-05 races PUT against itself.
 import { expect } from '@playwright/test';
-import { createDomain, newApp } from '../support/apps.ts';
-import { type Reply, resultOf, show } from '../support/http.ts';
+import {
+  ASYNC_TIMEOUT_MS,
+  createDomain,
+  createWorker,
+  isObject,
+  type Json,
+  newApp,
+} from '../support/apps.ts';
+import { type Reply, randomText, resultOf, show } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectAbsent, expectSameUser, expectStored, givenUser, newUser, ownId } from '../support/users.ts';
 
@@ -105,5 +112,112 @@ test(
       `DELETEs answered 200 among ${CONTENDERS} concurrent DELETEs of one domain: ${JSON.stringify(tally(replies.map((r) => String(r.status))))}`,
     ).toBe(1);
     expect(replies.filter((r) => r.status >= 500).map(show), 'server errors').toEqual([]);
+  }),
+);
+
+// --- Section B under races: SPEC.md fixes the body of each status (200/201 the whole resource, 202 {}),
+// not which status a request that lost a race gets; these rules check the bodies, and the state only
+// where the answers fix it.
+
+const DOMAIN_FIELDS = ['id', 'hostname', 'created_at', 'updated_at'] as const;
+
+const parsed = (reply: Reply): unknown => {
+  try {
+    return JSON.parse(reply.text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** What is wrong with a 2xx answer's body for its status (B-2, B-3), or undefined; `whole` judges a 200/201. */
+function bodyProblem(reply: Reply, whole: (body: Json) => string | undefined): string | undefined {
+  const body = parsed(reply);
+  if (reply.status === 202)
+    return isObject(body) && Object.keys(body).length === 0 ? undefined : `202 without {}: ${show(reply)}`;
+  if (reply.status !== 200 && reply.status !== 201) return undefined;
+  if (!isObject(body)) return `${reply.status} without a JSON object: ${show(reply)}`;
+  const wrong = whole(body);
+  return wrong && `${reply.status} ${wrong}: ${show(reply)}`;
+}
+
+/** A 200/201 body is the whole domain `domain`: its four fields as strings, its id and creation time. */
+const wholeDomain = (domain: Json) => (body: Json) => {
+  const missing = DOMAIN_FIELDS.filter((f) => typeof body[f] !== 'string' || body[f] === '');
+  if (missing.length) return `without the domain field(s) ${missing.join(', ')}`;
+  if (String(body.id) !== String(domain.id) || body.created_at !== domain.created_at)
+    return `with another domain (id ${JSON.stringify(body.id)}, created_at ${JSON.stringify(body.created_at)})`;
+  return undefined;
+};
+
+const served = (reply: Reply) => reply.status >= 200 && reply.status <= 299;
+
+test(
+  ...rule('APP-RACE-02', async (ctx) => {
+    const domain = await createDomain(ctx, newApp());
+    const replies = await Promise.all(
+      Array.from({ length: CONTENDERS }, () => ctx.api.send('DELETE', domain.path)),
+    );
+    const problems = replies.map((r) => bodyProblem(r, wholeDomain(domain.body))).filter(Boolean);
+    expect(problems, `bodies among ${CONTENDERS} concurrent DELETEs of one domain`).toEqual([]);
+    const removed = replies.find((r) => r.status === 200);
+    if (removed) {
+      const after = await ctx.api.get(domain.path);
+      expect(served(after), `GET after a DELETE answered 200: ${show(after)}`).toBe(false);
+    }
+    ctx.observe(`statuses: ${JSON.stringify(tally(replies.map((r) => String(r.status))))}`);
+  }),
+);
+
+test(
+  ...rule('APP-RACE-03', async (ctx) => {
+    const app = newApp();
+    const seen: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const domain = await createDomain(ctx, app);
+      const hostname = `${randomText('race')}.conformance.example`;
+      const [patch, del] = await Promise.all([
+        ctx.api.json('PATCH', domain.path, { hostname }),
+        ctx.api.send('DELETE', domain.path),
+      ]);
+      seen.push(`PATCH ${patch.status} DELETE ${del.status}`);
+      const problems = [patch, del].map((r) => bodyProblem(r, wholeDomain(domain.body))).filter(Boolean);
+      expect(problems, `round ${round + 1}: a PATCH and a DELETE of one domain raced`).toEqual([]);
+      // Whether a PATCH after the removal may bring the domain back is open; without one, it stays gone.
+      if (del.status === 200 && !served(patch)) {
+        const after = await ctx.api.get(domain.path);
+        expect(
+          served(after),
+          `round ${round + 1}: DELETE answered 200 and the PATCH ${patch.status}, yet: ${show(after)}`,
+        ).toBe(false);
+      }
+    }
+    ctx.observe(`answers per round: ${JSON.stringify(tally(seen))}`);
+  }),
+);
+
+test(
+  ...rule('APP-RACE-04', async (ctx) => {
+    const worker = await createWorker(ctx, newApp());
+    const replies = await Promise.all(
+      Array.from({ length: CONTENDERS }, () => ctx.api.send('DELETE', worker.path)),
+    );
+    const wrong = replies
+      .filter((r) => served(r) && (r.status !== 202 || bodyProblem(r, () => undefined)))
+      .map(show);
+    expect(
+      wrong,
+      `2xx answers other than 202 {} among ${CONTENDERS} concurrent DELETEs of one worker`,
+    ).toEqual([]);
+    ctx.observe(`statuses: ${JSON.stringify(tally(replies.map((r) => String(r.status))))}`);
+    if (!replies.some(served)) return;
+    const deadline = Date.now() + ASYNC_TIMEOUT_MS;
+    let last = await ctx.api.get(worker.path);
+    while (served(last) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      last = await ctx.api.get(worker.path);
+    }
+    expect(served(last), `the worker ${ASYNC_TIMEOUT_MS} ms after the accepted DELETEs: ${show(last)}`).toBe(
+      false,
+    );
   }),
 );

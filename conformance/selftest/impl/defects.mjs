@@ -35,6 +35,10 @@ export const DEFECTS = {
   'id-as-text': 'ids are kept as written: 007 and 7 are two users',
   'list-capped-1000': 'GET list answers the first 1,000 users only',
   'stale-list': 'GET list answers the list rendered last for 2 s after a change',
+  'domain-delete-race-202': 'a DELETE of a domain whose removal is under way answers 202 with the domain',
+  'domain-patch-race-partial':
+    'a PATCH of a domain deleted meanwhile answers 200 with the changed fields only (hostname, updated_at)',
+  'worker-delete-again-200': 'a DELETE of a worker already stopping answers 200 with the worker',
   'put-500': 'every PUT answers 500 (the user a rule needs cannot be created)',
   'partial-user-kept':
     'PUT with a missing field stores the user without that element, and DELETE of such a user answers 500 (as the original JAX-RS service)',

@@ -152,6 +152,8 @@ const now = () => {
   return d.toISOString().replace('Z', '+00:00');
 };
 
+/** domain-delete-race-202: the domains whose DELETE is under way. */
+const removing = new WeakSet();
 async function handleApps(req, res, parts) {
   const [, appName, kind, id] = parts;
   if (kind !== 'domains' && kind !== 'workers') return sendJson(res, 404, { id: 'not_found' });
@@ -185,8 +187,18 @@ async function handleApps(req, res, parts) {
     const body = await json();
     if (!body || typeof body.hostname !== 'string')
       return sendJson(res, 422, { id: 'invalid_params', field: 'hostname' });
-    await sleep(2);
-    Object.assign(item, { hostname: body.hostname.toLowerCase(), updated_at: now() });
+    await sleep(has('domain-patch-race-partial') ? 250 : 2);
+    const changed = { hostname: body.hostname.toLowerCase(), updated_at: now() };
+    // A PATCH that writes the changed fields and reads back what is stored: after a concurrent DELETE, only those.
+    if (has('domain-patch-race-partial') && !store.has(id)) return sendJson(res, 200, changed);
+    Object.assign(item, changed);
+    return sendJson(res, 200, item);
+  }
+  if (req.method === 'DELETE' && kind === 'domains' && has('domain-delete-race-202')) {
+    if (removing.has(item)) return sendJson(res, 202, item);
+    removing.add(item);
+    await sleep(250);
+    store.delete(id);
     return sendJson(res, 200, item);
   }
   if (req.method === 'DELETE' && kind === 'domains') {
@@ -200,7 +212,7 @@ async function handleApps(req, res, parts) {
       item.state = 'stopping';
       item.updated_at = now();
       if (!has('worker-never-removed')) setTimeout(() => store.delete(id), GRACE_MS);
-    }
+    } else if (has('worker-delete-again-200')) return sendJson(res, 200, item);
     if (has('worker-delete-200')) return sendJson(res, 200, {});
     if (has('worker-delete-body')) return sendJson(res, 202, item);
     return sendJson(res, 202, {});
