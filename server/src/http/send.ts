@@ -23,6 +23,17 @@ export function answerHead(
 }
 
 /**
+ * writeHead, then, for a request that sent `Expect`, the head at once: Node queues the interim
+ * `100 Continue` of a pipelined request, and a Buffer written after writeHead would put the head in
+ * front of it (the head, then `100 Continue`, then the body: a broken answer; found by the HTTP fuzzer).
+ */
+export function writeAnswerHead(res: Response, status: number, head: Record<string, string | number>): void {
+  res.statusCode = status;
+  res.writeHead(status, head);
+  if ((res.req as Request).headers.expect !== undefined) res.flushHeaders();
+}
+
+/**
  * Writes a complete answer with an exact Content-Length, the request's Request-Id and nosniff. Restify
  * leaves the body out for HEAD, so a HEAD gets the same status and headers as the GET it mirrors.
  */
@@ -44,8 +55,7 @@ export function sendBody(
   // and end() apart, so every answer went out as a corked writev; end(body) lets Node send the head
   // and the body together. `_sent` tells restify the answer is written (as sendRaw would).
   (res as Response & { _sent: boolean })._sent = true;
-  res.statusCode = status;
-  res.writeHead(status, head);
+  writeAnswerHead(res, status, head);
   if (req.method === 'HEAD') res.end();
   else res.end(body);
 }

@@ -1,5 +1,5 @@
 import type { Response } from 'restify';
-import { answerHead } from './send.ts';
+import { answerHead, writeAnswerHead } from './send.ts';
 
 /** A client that takes nothing for this long is dropped (its list would otherwise hold a socket forever). */
 const STALL_TIMEOUT_MS = 30_000;
@@ -27,8 +27,7 @@ export class StreamedBody {
   start(status: number, contentType: string, headers?: Record<string, string>): void {
     // `_sent` tells restify the answer is being written (as its own send would).
     (this.res as Response & { _sent: boolean })._sent = true;
-    this.res.statusCode = status;
-    this.res.writeHead(status, answerHead(this.res, contentType, headers));
+    writeAnswerHead(this.res, status, answerHead(this.res, contentType, headers));
   }
 
   /** True when the client has gone (or the response was aborted): nothing more will be delivered. */
