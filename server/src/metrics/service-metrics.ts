@@ -1,23 +1,10 @@
 import type { Cluster, Redis } from 'ioredis';
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge } from 'prom-client';
+import type { PoolStats } from '../redis/pool.ts';
 import { RequestMetrics } from './requests.ts';
 
 /** The `what` that the stores give retryOnConflict. */
 const CONTENDED_RESOURCES = ['user', 'domain', 'worker'];
-
-/** What the transaction pool reports (ConnectionPool.stats()), read at every scrape. */
-export interface PoolStats {
-  /** Connections open (idle + in use). */
-  size: number;
-  idle: number;
-  inUse: number;
-  /** Requests waiting for a connection. */
-  waiting: number;
-  /** Since the start: connections opened, discarded (after an error), waits that gave up (503). */
-  opened: number;
-  discarded: number;
-  timedOut: number;
-}
 
 /** The worker-removal stream, as its consumer group sees it. */
 export interface RemovalBacklog {

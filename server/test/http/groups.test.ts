@@ -1,26 +1,11 @@
-import { connect } from 'node:net';
 import { expect } from 'chai';
 import restify from 'restify';
 import { mountGroups, type ResourceGroup } from '../../src/http/groups.ts';
-import { call } from '../support/http.ts';
+import { call, rawExchange } from '../support/http.ts';
 import { suiteService } from '../support/service.ts';
 
 const XML_TYPE = 'application/xml; charset=utf-8';
 const JSON_TYPE = 'application/json;charset=utf-8';
-
-/** Sends raw bytes and returns the whole answer (the server closes the connection after a parser error). */
-function rawExchange(port: number, bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    socket.on('end', () => resolve(text));
-    socket.on('error', reject);
-  });
-}
 
 const group = (prefix: string, representation: 'xml' | 'json'): ResourceGroup => ({
   prefix,

@@ -1,20 +1,6 @@
-import { connect } from 'node:net';
 import { expect } from 'chai';
+import { rawExchange } from '../support/http.ts';
 import { suiteService } from '../support/service.ts';
-
-/** Writes raw bytes on one connection and returns everything the server sends until it closes. */
-function rawExchange(port: number, bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    socket.on('end', () => resolve(text));
-    socket.on('error', reject);
-  });
-}
 
 /** Splits a stream of HTTP/1.1 answers with Content-Length bodies into [head, body] pairs. */
 function answers(text: string): Array<{ head: string; body: string }> {
@@ -41,7 +27,9 @@ describe('http: pipelined requests that expect 100-continue', () => {
     it(`GET ${path} twice, the second with Expect: 100-continue: each answer whole, in order`, async () => {
       const request = `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
       const expecting = `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`;
-      const got = answers(await rawExchange(svc.service.port, request + request + expecting));
+      const got = answers(
+        await rawExchange(svc.service.port, request + request + expecting, { halfClose: false }),
+      );
       expect(got.map((a) => a.head.split('\r\n')[0])).to.deep.equal([
         'HTTP/1.1 200 OK',
         'HTTP/1.1 200 OK',

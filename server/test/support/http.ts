@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { openApiChecker } from './openapi-check.ts';
 
 /**
@@ -40,4 +41,22 @@ export const FAILURE = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><
 
 export function userXml(id: number, name: string, profession: string): string {
   return `<user><id>${id}</id><name>${name}</name><profession>${profession}</profession></user>`;
+}
+
+/**
+ * Writes raw bytes on one connection and returns everything the server sends until it closes the
+ * connection (latin1, byte for byte). `halfClose`: end our side after the bytes (a parser error
+ * closes the connection anyway); otherwise the requests themselves must ask for the close.
+ */
+export function rawExchange(port: number, bytes: string, { halfClose = true } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => (halfClose ? socket.end(bytes) : socket.write(bytes)));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
 }
