@@ -29,7 +29,7 @@ export interface Config {
   /** When set, every request except OPTIONS and health checks needs `Authorization: Bearer <token>`. */
   apiToken: string | undefined;
   /** Server processes sharing the port (node:cluster); 1 = a single process, no cluster primary. */
-  workers: number;
+  processes: number;
   /**
    * Host names a request's Host header may name (ALLOWED_HOSTS; IP addresses always pass): a guard
    * against DNS rebinding. Undefined: any name.
@@ -62,11 +62,24 @@ function flagFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): bool
   throw new Error(`${name} must be 0 or 1, got ${JSON.stringify(raw)}`);
 }
 
-/** `WORKERS`: a count, or `auto` for one process per core. */
-function workersFrom(env: NodeJS.ProcessEnv): number {
-  if (env.WORKERS === 'auto') return os.availableParallelism();
+/**
+ * `PROCESSES`: server processes sharing the port, a count or `auto` for one per core. `WORKERS` is its
+ * older name, still read (deployments set it); both set to different values is refused.
+ */
+function processesFrom(env: NodeJS.ProcessEnv): number {
+  const name = env.PROCESSES !== undefined && env.PROCESSES !== '' ? 'PROCESSES' : 'WORKERS';
+  if (
+    name === 'PROCESSES' &&
+    env.WORKERS !== undefined &&
+    env.WORKERS !== '' &&
+    env.WORKERS !== env.PROCESSES
+  )
+    throw new Error(
+      `PROCESSES (${env.PROCESSES}) and its older name WORKERS (${env.WORKERS}) disagree: set one`,
+    );
+  if (env[name] === 'auto') return os.availableParallelism();
   try {
-    return intFrom(env, 'WORKERS', 1, 1, 256);
+    return intFrom(env, name, 1, 1, 256);
   } catch (err) {
     throw new Error(`${(err as Error).message} (or "auto", one per core)`);
   }
@@ -147,7 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     workerStopGraceMs: intFrom(env, 'WORKER_STOP_GRACE_MS', 1000, 0, 24 * 3600 * 1000),
     apiToken: env.API_TOKEN || undefined,
-    workers: workersFrom(env),
+    processes: processesFrom(env),
     allowedHosts: allowedHostsFrom(env, host),
     metrics: flagFrom(env, 'METRICS', true),
     metricsPublic: flagFrom(env, 'METRICS_PUBLIC', false),

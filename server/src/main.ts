@@ -5,7 +5,7 @@ import { runPrimary, runServer } from './processes.ts';
 import { EmbeddedRedisStartError } from './redis/embedded.ts';
 
 const config = loadConfig();
-const clustered = config.workers > 1;
+const clustered = config.processes > 1;
 const { logger, accessLog, flushSync } = createLogger(config.logLevel, { sharedOutput: clustered });
 // Log lines are written once per event-loop turn: whatever is still held goes out before the process ends.
 process.on('exit', flushSync);

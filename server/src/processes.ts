@@ -19,7 +19,7 @@ const MAX_RESTART_DELAY_MS = 5_000;
 const WORKER_STOP_TIMEOUT_MS = 15_000;
 
 /**
- * One server process: the whole service (WORKERS=1), or a cluster worker using the primary's Redis.
+ * One server process: the whole service (PROCESSES=1), or a cluster worker using the primary's Redis.
  * Resolves once it listens; SIGTERM or SIGINT drain it and end the process.
  */
 export async function runServer(config: Config, logger: Logger, accessLog: AccessLog): Promise<void> {
@@ -36,7 +36,7 @@ export async function runServer(config: Config, logger: Logger, accessLog: Acces
 }
 
 /**
- * The cluster primary (WORKERS > 1): owns the embedded Redis (when no Redis is configured), forks the
+ * The cluster primary (PROCESSES > 1): owns the embedded Redis (when no Redis is configured), forks the
  * workers, which share its port (node:cluster hands each new connection to the next worker), and
  * replaces a worker that dies. On SIGTERM or SIGINT every worker drains and exits, then the embedded
  * Redis stops. Serves no request itself.
@@ -53,10 +53,10 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
 
   // A scrape reaching any worker is answered with the sum over all of them (metrics/cluster.ts).
   if (config.metrics) answerClusterScrapes(new AggregatorRegistry());
-  const pool = new WorkerPool(config.workers, env, logger);
+  const pool = new ProcessPool(config.processes, env, logger);
   try {
     const url = await pool.start();
-    logger.info({ url, workers: config.workers }, 'user service listening (cluster)');
+    logger.info({ url, processes: config.processes }, 'user service listening (cluster)');
   } catch (err) {
     await pool.stop();
     await embeddedRedis?.stop();
@@ -70,8 +70,11 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   });
 }
 
-/** The primary's workers: started together, replaced with backoff when one dies, stopped together. */
-class WorkerPool {
+/**
+ * The primary's server processes (node:cluster calls them workers): started together, replaced with
+ * backoff when one dies, stopped together.
+ */
+class ProcessPool {
   private readonly workers = new Set<Worker>();
   private readonly bornAt = new Map<Worker, number>();
   private stopping = false;

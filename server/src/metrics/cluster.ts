@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { AggregatorRegistry, type Registry, type RegistryContentType } from 'prom-client';
 
 /**
- * With WORKERS=N, a scrape reaches one worker (the primary serves no request). That worker asks the
+ * With PROCESSES=N, a scrape reaches one worker (the primary serves no request). That worker asks the
  * primary, which asks every worker for its registry (prom-client's AggregatorRegistry, over the
  * cluster IPC channel) and answers with their sum; so one scrape covers every process.
  */

@@ -23,7 +23,7 @@ export interface ContentionObserver {
 
 /**
  * The metrics of one server process, on a registry of its own (built by startService and passed
- * down; nothing global). With WORKERS=N the primary sums the registries of every worker at each
+ * down; nothing global). With PROCESSES=N the primary sums the registries of every worker at each
  * scrape (see cluster.ts); `aggregator` says how a value of several processes combines: counters and
  * the pool add up, the removal stream is one shared stream, so its gauges take the maximum.
  * Metric names and what to alert on: docs/operations.md.

@@ -224,13 +224,13 @@ describe('metrics: WAIT timeouts, the bearer token, METRICS=0', () => {
   });
 });
 
-describe('metrics: WORKERS=2, one scrape sums every process', function () {
+describe('metrics: PROCESSES=2, one scrape sums every process', function () {
   this.timeout(60_000);
   let redis: TestRedis;
   let server: ChildServer;
   before(async () => {
     redis = await startTestRedis();
-    server = await startChildServer({ env: { WORKERS: '2', REDIS_URL: redis.url, LOG_LEVEL: 'info' } });
+    server = await startChildServer({ env: { PROCESSES: '2', REDIS_URL: redis.url, LOG_LEVEL: 'info' } });
     // /readyz answered by one worker; the primary says when both listen.
     const deadline = Date.now() + 20_000;
     while (!server.output().includes('user service listening (cluster)')) {

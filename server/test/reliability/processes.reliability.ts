@@ -78,9 +78,9 @@ function answeredBy(server: ChildServer, reqIds: string[]): Map<string, number> 
   return byId;
 }
 
-/** Starts the server with WORKERS=2 and waits until both workers listen (the primary logs it). */
+/** Starts the server with PROCESSES=2 and waits until both workers listen (the primary logs it). */
 async function startCluster(env: Record<string, string> = {}): Promise<ChildServer> {
-  const server = await startChildServer({ env: { WORKERS: '2', LOG_LEVEL: 'info', ...env } });
+  const server = await startChildServer({ env: { PROCESSES: '2', LOG_LEVEL: 'info', ...env } });
   await waitUntil('both workers listening', () =>
     logLines(server).some((line) => line.msg === 'user service listening (cluster)'),
   );
@@ -122,10 +122,10 @@ async function createAndDeleteWorkers(server: ChildServer, count: number): Promi
 }
 
 /**
- * Issue 16, item 5: WORKERS=N runs N server processes (node:cluster) on one port, each with its own
+ * Issue 16, item 5: PROCESSES=N (then called WORKERS) runs N server processes (node:cluster) on one port, each with its own
  * Redis connections; the primary owns the embedded Redis; SIGTERM drains every worker.
  */
-describe('WORKERS=2: several server processes on one port', function () {
+describe('PROCESSES=2: several server processes on one port', function () {
   this.timeout(90_000);
   let server: ChildServer | undefined;
   let again: ChildServer | undefined;
@@ -322,7 +322,7 @@ describe('WORKERS=2: several server processes on one port', function () {
     const port = (taken.address() as net.AddressInfo).port;
     const dataDir = tempDir('usersvc-workers-');
     try {
-      const failed = await startChildServer({ port, dataDir, env: { WORKERS: '2' } }).then(
+      const failed = await startChildServer({ port, dataDir, env: { PROCESSES: '2' } }).then(
         () => undefined,
         (err: Error) => err,
       );
