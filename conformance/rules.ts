@@ -86,7 +86,7 @@ export interface Rule {
   needs?: 'fresh' | 'restart';
   /** The axes of consequences it covers (docs/coverage.md), if any. */
   axes?: readonly Axis[];
-  /** The spec file (relative to this package) whose `rule(id, …)` test checks it. */
+  /** The spec file whose `rule(id, …)` test checks it, relative to the package's source folder. */
   file: `tests/${string}.spec.ts`;
 }
 
