@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { type Level, RULES, SECTIONS } from './rules.ts';
+import { failureFailsRun, type Level, RULES, SECTIONS, statusOf } from './rules.ts';
 import type { Exchange } from './support/http.ts';
 
 export type RuleStatus =
@@ -175,7 +175,7 @@ export default class ConformanceReporter implements Reporter {
     if (expected === undefined) return found;
     if (found.status === 'failed' || found.status === 'could not set up')
       return { ...found, status: 'expected failure', expected };
-    if (found.status === 'passed' && rule.level !== 'INFO')
+    if (found.status === 'passed' && statusOf(rule.level, 'failed') !== 'info')
       return { ...found, status: 'unexpectedly passing', expected };
     return { ...found, expected };
   }
@@ -216,7 +216,7 @@ export default class ConformanceReporter implements Reporter {
     const message = result.errors.map((e) => e.message ?? e.value ?? '').join('\n') || result.status;
     const reason =
       result.status === 'timedOut' ? `timed out: ${firstLines(message, 3)}` : firstLines(message);
-    if (rule.level === 'INFO')
+    if (statusOf(rule.level, 'failed') === 'info')
       return {
         ...base,
         ...withObs,
@@ -244,15 +244,15 @@ export default class ConformanceReporter implements Reporter {
     void this.suite;
     const rules = RULES.map((rule) => this.outcome(rule));
     const must = (status: RuleStatus) =>
-      rules.filter((r) => r.status === status && r.level === 'MUST').length;
-    const mustFailed = must('failed');
+      rules.filter((r) => r.status === status && failureFailsRun(r.level)).length;
+    const mustFailed = rules.filter((r) => statusOf(r.level, r.status) === 'failed').length;
     const counts = {
       passed: rules.filter((r) => r.status === 'passed').length,
       failed: mustFailed,
       skipped: rules.filter((r) => r.status === 'skipped').length,
       warnings: rules.filter(
         (r) =>
-          (r.status === 'failed' && r.level === 'SHOULD') ||
+          statusOf(r.level, r.status) === 'warning' ||
           r.status === 'unexpectedly passing' ||
           r.warnings?.length,
       ).length,
@@ -378,6 +378,10 @@ const ICON: Record<string, string> = {
   info: 'ℹ️ recorded',
 };
 
+/** A rule's status as shown in a table (summary.md, compare.md): its outcome as its level counts it. */
+export const statusLabel = (rule: Pick<RuleOutcome, 'level' | 'status'>): string =>
+  ICON[statusOf(rule.level, rule.status)] ?? rule.status;
+
 const VERDICT: Record<Summary['verdict'], string> = {
   conforms: 'every MUST rule was checked and passed',
   incomplete: 'no MUST rule failed, but some were skipped: see the reasons',
@@ -460,12 +464,6 @@ export function renderMarkdown(summary: Summary): string {
       '|---|---|---|---|---|---|',
     );
     for (const r of rules) {
-      const status =
-        r.level === 'INFO' && r.status === 'passed'
-          ? 'info'
-          : r.status === 'failed' && r.level === 'SHOULD'
-            ? 'warning'
-            : r.status;
       const note = [
         r.expected ? `expected to fail (--expect): ${r.expected}` : '',
         r.reason,
@@ -475,7 +473,7 @@ export function renderMarkdown(summary: Summary): string {
         .filter(Boolean)
         .join('\n');
       const spec = (r.statements ?? []).map(statement).join(', ');
-      out.push(`| ${r.id} | ${r.level} | ${ICON[status]} | ${cell(r.title)} | ${spec} | ${cell(note)} |`);
+      out.push(`| ${r.id} | ${r.level} | ${statusLabel(r)} | ${cell(r.title)} | ${spec} | ${cell(note)} |`);
     }
     out.push('');
     for (const r of rules) if (r.exchange) out.push(...renderExchange(r.id, r.exchange));

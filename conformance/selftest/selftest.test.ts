@@ -19,11 +19,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Summary } from '../reporter.ts';
-import { RULES } from '../rules.ts';
+import { RULES, ruleById, statusOf } from '../rules.ts';
 import { freePort, waitUntilAnswering } from '../support/target.ts';
 import { parseXml } from '../support/xml.ts';
 import { coverage } from '../tools/coverage.ts';
-import { DEFECTS } from './impl/defects.mjs';
+import { DEFECTS, type Defect } from './impl/defects.mjs';
 import { validateSummary } from './summary-schema.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -33,33 +33,8 @@ const IMPL = path.join(here, 'impl/server.mjs');
 const CLI = path.join(pkg, 'cli.mjs');
 const FULL = process.env.SELFTEST_FULL === '1';
 
-const FILES: Array<[RegExp, string]> = [
-  [/^USR-COL/, 'collection'],
-  [/^USR-SEQ/, 'sequence'],
-  [/^USR-LIST/, 'list'],
-  [/^USR-GET/, 'get'],
-  [/^USR-PUT/, 'put'],
-  [/^USR-POST/, 'post'],
-  [/^USR-DEL/, 'delete'],
-  [/^USR-OPT/, 'options'],
-  [/^USR-HEAD/, 'head'],
-  [/^USR-(XML|FORM)/, 'representations'],
-  [/^USR-OPEN/, 'open-points'],
-  [/^APP-(DOM|JSON)/, 'domains'],
-  [/^APP-WRK/, 'workers'],
-  [/^HTTP-/, 'http-practice'],
-  [/^(USR|APP)-RACE/, 'race'],
-  [/^USR-EXACT/, 'exactness'],
-  [/^USR-ID-/, 'identity'],
-  [/^USR-SIZE/, 'size'],
-  [/^USR-FRESH/, 'freshness'],
-];
-
-function specFile(ruleId: string): string {
-  const found = FILES.find(([pattern]) => pattern.test(ruleId));
-  if (!found) throw new Error(`no spec file for ${ruleId}`);
-  return `tests/${found[1]}.spec.ts`;
-}
+/** The spec file whose test checks a rule: the catalogue says. */
+const specFile = (ruleId: string): string => ruleById(ruleId).file;
 
 interface Run {
   code: number | null;
@@ -108,7 +83,7 @@ async function runSuite(env: Record<string, string>, args: string[] = []): Promi
     lastLine: lines[lines.length - 1] ?? '',
     failed: summary.rules.filter((r) => r.status === 'failed').map((r) => r.id),
     warned: summary.rules
-      .filter((r) => (r.status === 'failed' && r.level === 'SHOULD') || r.warnings?.length)
+      .filter((r) => statusOf(r.level, r.status) === 'warning' || r.warnings?.length)
       .map((r) => r.id),
     seconds: (Date.now() - started) / 1000,
   };
@@ -123,66 +98,25 @@ const wrapped = (defect?: string, extra = '') =>
 const lingering = (defect?: string, extra = '') =>
   `trap 'sleep 1; wait; exit 0' TERM; node ${IMPL} --port {port} --data {data}${defect ? ` --defect ${defect}` : ''}${extra} & wait`;
 
-interface Case {
-  defect: string;
-  catches: string[];
-  env?: Record<string, string>;
-  /** No rule but those of `catches` fails in the run (their spec files; the whole suite with SELFTEST_FULL=1). */
-  only?: true;
-}
-
 /**
  * One defect, one rule: the implementation keeps a user a PUT left a field out of, and cannot delete
  * it (500). Only the rules about invalid input may report it, on a fresh instance as on a shared one
- * that already holds such a leftover; every other rule passes.
+ * that already holds such a leftover; every other rule passes. It runs the whole suite.
  */
 const ISOLATED_DEFECT = 'partial-user-kept';
-const INVALID_INPUT_RULES = ['HTTP-04'];
 /** A rule whose own set-up fails is reported as "could not set up", not as failing its assertion. */
 const SETUP_DEFECT = 'put-500';
-
-const CASES: Case[] = [
-  { defect: 'put-overwrites', catches: ['USR-PUT-03', 'USR-PUT-04'] },
-  { defect: 'post-creates', catches: ['USR-POST-03', 'USR-POST-04'] },
-  { defect: 'delete-unknown-success', catches: ['USR-DEL-03'] },
-  { defect: 'no-default-user', catches: ['USR-COL-01', 'USR-COL-02'] },
-  { defect: 'unescaped-xml', catches: ['USR-XML-02'] },
-  { defect: 'options-wrong-body', catches: ['USR-OPT-02'] },
-  { defect: 'head-with-body', catches: ['USR-HEAD-01'] },
-  { defect: 'head-other-headers', catches: ['USR-HEAD-02'] },
-  { defect: 'get-creates', catches: ['USR-GET-04'] },
-  { defect: 'post-partial', catches: ['USR-POST-02'] },
-  { defect: 'put-not-atomic', catches: ['USR-PUT-05'] },
-  { defect: 'list-misses-long-ids', catches: ['USR-LIST-02'] },
-  { defect: 'xml-text-plain', catches: ['USR-XML-01'] },
-  { defect: 'form-plus-literal', catches: ['USR-FORM-01'] },
-  { defect: 'latin1-output', catches: ['USR-XML-03'] },
-  { defect: 'domain-delete-empty', catches: ['APP-DOM-04'] },
-  { defect: 'domain-delete-partial', catches: ['APP-DOM-04'] },
-  { defect: 'worker-delete-200', catches: ['APP-WRK-02'] },
-  { defect: 'worker-delete-body', catches: ['APP-WRK-03'] },
-  { defect: 'json-no-charset', catches: ['APP-JSON-01'] },
-  { defect: 'local-time', catches: ['APP-DOM-02'] },
-  { defect: 'worker-never-removed', catches: ['APP-WRK-04'], env: { CONFORMANCE_ASYNC_TIMEOUT_MS: '3000' } },
-  { defect: 'failure-500', catches: ['HTTP-01'] },
-  { defect: 'no-persistence', catches: ['USR-COL-04'] },
-  { defect: 'default-user-recreated', catches: ['USR-COL-06'] },
-  { defect: 'empty-not-saved', catches: ['USR-COL-08'] },
-  { defect: 'list-paged', catches: ['USR-LIST-04'] },
-  { defect: 'put-equal-success', catches: ['USR-PUT-07'] },
-  { defect: 'default-user-fixed', catches: ['USR-SEQ-02'] },
-  { defect: 'domain-delete-keeps', catches: ['APP-DOM-05'] },
-  // One defect per axis of docs/coverage.md.
-  { defect: 'delete-not-atomic', catches: ['USR-RACE-01'] },
-  { defect: 'text-trimmed', catches: ['USR-EXACT-01'] },
-  { defect: 'id-as-text', catches: ['USR-ID-01'] },
-  { defect: 'list-capped-1000', catches: ['USR-SIZE-01'] },
-  { defect: 'stale-list', catches: ['USR-FRESH-01'] },
-  // Section B under races.
-  { defect: 'domain-delete-race-202', catches: ['APP-RACE-02'], only: true },
-  { defect: 'domain-patch-race-partial', catches: ['APP-RACE-03'], only: true },
-  { defect: 'worker-delete-again-200', catches: ['APP-RACE-04'], only: true },
-];
+/** The rules that must catch each defect are declared with it, in impl/defects.mjs. */
+function declared(name: string): Defect {
+  const defect = DEFECTS[name];
+  if (!defect) throw new Error(`${name} is not a defect of impl/defects.mjs`);
+  return defect;
+}
+const isolated = declared(ISOLATED_DEFECT);
+const setupDefect = declared(SETUP_DEFECT);
+const CASES = Object.entries(DEFECTS)
+  .filter(([defect]) => defect !== ISOLATED_DEFECT && defect !== SETUP_DEFECT)
+  .map(([defect, declared]) => ({ defect, ...declared }));
 
 /**
  * Restarts and stops: a data-losing implementation must fail the restart rule however it shuts down;
@@ -249,7 +183,6 @@ const PROCESS_CASES: ProcessCase[] = [
   },
 ];
 
-const levelOf = (id: string) => RULES.find((r) => r.id === id)?.level;
 const caught: string[] = [];
 
 describe('conformance suite self-test', () => {
@@ -257,7 +190,7 @@ describe('conformance suite self-test', () => {
     if (caught.length) console.log(`\n  Caught:\n${caught.map((l) => `    ${l}`).join('\n')}`);
   });
 
-  it('the catalogue has unique ids and exactly one test per rule', async () => {
+  it('the catalogue has unique ids and exactly one test per rule, in the spec file the rule names', async () => {
     const ids = RULES.map((r) => r.id);
     expect(new Set(ids).size, 'unique ids').to.equal(ids.length);
     const child = spawn(process.execPath, [CLI, '--list'], {
@@ -271,16 +204,21 @@ describe('conformance suite self-test', () => {
     let output = '';
     child.stdout.on('data', (c) => (output += c));
     await once(child, 'exit');
-    for (const id of ids) {
-      const count = output.split('\n').filter((line) => line.includes(` ${id} [`)).length;
-      expect(count, `tests for ${id}`).to.equal(1);
+    for (const { id, file } of RULES) {
+      const listed = output.split('\n').filter((line) => line.includes(` ${id} [`));
+      expect(listed.length, `tests for ${id}`).to.equal(1);
+      // Listed relative to the test folder: `collection.spec.ts:7:1 › USR-COL-01 [MUST] …`.
+      expect(listed[0]?.trim(), `the file of ${id}`).to.match(
+        new RegExp(`^${path.relative('tests', file)}:`),
+      );
     }
   });
 
-  it('every defect of the implementation has a case', () => {
-    expect([...CASES.map((c) => c.defect), ISOLATED_DEFECT, SETUP_DEFECT].sort()).to.deep.equal(
-      Object.keys(DEFECTS).sort(),
-    );
+  it('every defect of the implementation names the catalogue rules that must catch it', () => {
+    for (const [defect, { caughtBy }] of Object.entries(DEFECTS)) {
+      expect(caughtBy, defect).to.not.be.empty;
+      for (const id of caughtBy) expect(() => ruleById(id), `${defect}: ${id}`).to.not.throw();
+    }
   });
 
   it('the XML parser refuses what is not well-formed', () => {
@@ -314,33 +252,31 @@ describe('conformance suite self-test', () => {
     caught.push(`(correct implementation: ${RULES.length} rules passed in ${run.seconds.toFixed(1)} s)`);
   });
 
-  it(`${ISOLATED_DEFECT} (${DEFECTS[ISOLATED_DEFECT]}) is reported by the invalid-input rules only`, async () => {
+  it(`${ISOLATED_DEFECT} (${isolated.wrong}) is reported by ${isolated.caughtBy.join(', ')} only`, async () => {
     const run = await runSuite({ CONFORMANCE_START_COMMAND: command(ISOLATED_DEFECT) });
     const notPassed = run.summary.rules.filter((r) => r.status !== 'passed').map((r) => r.id);
-    expect(notPassed, run.output).to.deep.equal(INVALID_INPUT_RULES);
+    expect(notPassed, run.output).to.deep.equal(isolated.caughtBy);
     expect(run.code, 'HTTP-04 is a SHOULD: exit code 0').to.equal(0);
     caught.push(
       `${ISOLATED_DEFECT}: ${run.failed.join(', ')}, every other rule passed (${run.seconds.toFixed(1)} s)`,
     );
   });
 
-  it(`${SETUP_DEFECT} (${DEFECTS[SETUP_DEFECT]}): a rule that needs a user reports that it could not set up`, async () => {
-    const run = await runSuite({ CONFORMANCE_START_COMMAND: command(SETUP_DEFECT) }, [
-      '--grep',
-      'USR-DEL-01',
-    ]);
-    const rule = run.summary.rules.find((r) => r.id === 'USR-DEL-01');
-    expect(rule?.status, run.output).to.equal('could not set up');
+  it(`${SETUP_DEFECT} (${setupDefect.wrong}): a rule that needs a user reports that it could not set up`, async () => {
+    const [id = ''] = setupDefect.caughtBy;
+    const run = await runSuite({ CONFORMANCE_START_COMMAND: command(SETUP_DEFECT) }, ['--grep', id]);
+    const rule = run.summary.rules.find((r) => r.id === id);
+    expect(rule?.status, run.output).to.equal(setupDefect.reported);
     expect(rule?.reason).to.match(/could not set up: PUT of user \d+: PUT \/UserService\/users → 500/);
-    caught.push(`${SETUP_DEFECT}: USR-DEL-01 could not set up (${run.seconds.toFixed(1)} s)`);
+    caught.push(`${SETUP_DEFECT}: ${id} could not set up (${run.seconds.toFixed(1)} s)`);
   });
 
   for (const c of CASES) {
-    const should = c.catches.every((id) => levelOf(id) === 'SHOULD');
-    it(`${c.defect} (${DEFECTS[c.defect]}) is caught by ${c.catches.join(', ')}`, async () => {
-      const files = FULL ? [] : [...new Set(c.catches.map(specFile))];
+    const should = c.caughtBy.every((id) => statusOf(ruleById(id).level, 'failed') === 'warning');
+    it(`${c.defect} (${c.wrong}) is caught by ${c.caughtBy.join(', ')}`, async () => {
+      const files = FULL ? [] : [...new Set(c.caughtBy.map(specFile))];
       const run = await runSuite({ CONFORMANCE_START_COMMAND: command(c.defect), ...(c.env ?? {}) }, files);
-      for (const id of c.catches) {
+      for (const id of c.caughtBy) {
         const rule = run.summary.rules.find((r) => r.id === id);
         expect(rule?.status, `${id} on ${c.defect}\n${run.output}`).to.equal('failed');
       }
@@ -353,7 +289,7 @@ describe('conformance suite self-test', () => {
         expect(run.summary.counts.failed).to.be.greaterThan(0);
       }
       if (c.only)
-        expect(run.failed.sort(), `failed rules\n${run.output}`).to.deep.equal([...c.catches].sort());
+        expect(run.failed.sort(), `failed rules\n${run.output}`).to.deep.equal([...c.caughtBy].sort());
       expect(run.lastLine).to.match(/^\d+ passed, \d+ failed$/);
       caught.push(`${c.defect}: ${run.failed.join(', ')} (${run.seconds.toFixed(1)} s)`);
     });
@@ -448,7 +384,7 @@ describe('conformance suite self-test', () => {
       const notPassed = run.summary.rules
         .filter((r) => r.id !== 'USR-SIZE-01' && !needing.has(r.id) && r.status !== 'passed')
         .map((r) => r.id);
-      expect(notPassed, run.output).to.deep.equal(INVALID_INPUT_RULES);
+      expect(notPassed, run.output).to.deep.equal(isolated.caughtBy);
       // Its cleanup could not remove what it left: reported against the rule that left it.
       const open = run.summary.rules.find((r) => r.id === 'USR-OPEN-04');
       expect(open?.observations?.join(' '), 'USR-OPEN-04').to.match(/could not clean up: DELETE .* 500/);

@@ -4,11 +4,12 @@
  * a client for the target, a way to get a fresh instance, cleanups, and `observe()` for INFO rules.
  *
  * INFO rules never fail: whatever happens, the test passes and records an observation. SHOULD rules
- * fail like any test; the reporter counts them as warnings and keeps the run green. A `warning`
+ * fail like any test; the reporter counts them as warnings and keeps the run green (both by
+ * `statusOf` in rules.ts). A `warning`
  * annotation (a stop of the rule's instance that needed SIGKILL) is reported as a warning too.
  */
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
-import { ruleById } from '../rules.ts';
+import { ruleById, statusOf } from '../rules.ts';
 import { Api, ExchangeLog } from './http.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
 
@@ -60,6 +61,8 @@ export function rule(
   (fixtures: { request: APIRequestContext }, testInfo: TestInfo) => Promise<void>,
 ] {
   const def = ruleById(id);
+  // An INFO rule records what it saw: what would fail another rule is an observation of it.
+  const recordsOnly = statusOf(def.level, 'failed') === 'info';
   return [
     `${id} [${def.level}] ${def.title}`,
     {
@@ -114,7 +117,7 @@ export function rule(
       };
       let thrown: { error: unknown } | undefined;
       try {
-        if (def.level === 'INFO') {
+        if (recordsOnly) {
           try {
             await body(ctx);
           } catch (err) {
@@ -138,11 +141,11 @@ export function rule(
       const problems: string[] = [];
       for (const fn of cleanups.reverse()) await fn().catch((err) => problems.push(firstLine(err)));
       const cleanupError = problems.length ? `could not clean up: ${problems.join('; ')}` : undefined;
-      if (cleanupError && def.level === 'INFO') observe(cleanupError);
+      if (cleanupError && recordsOnly) observe(cleanupError);
       else if (cleanupError) testInfo.annotations.push({ type: 'cleanup-error', description: cleanupError });
       // A failed cleanup is this rule's own failure, but never hides the body's error.
       if (thrown) throw thrown.error;
-      if (cleanupError && def.level !== 'INFO') throw new Error(cleanupError);
+      if (cleanupError && !recordsOnly) throw new Error(cleanupError);
     },
   ];
 }

@@ -8,23 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RuleOutcome, Summary } from '../reporter.ts';
-
-const CELL: Record<RuleOutcome['status'], string> = {
-  passed: '✅ passed',
-  failed: '❌ failed',
-  skipped: '⏭️ skipped',
-  'could not set up': '🚧 could not set up',
-  'expected failure': '☑️ expected failure',
-  'unexpectedly passing': '❗ unexpectedly passing',
-};
-
-/** A rule's status as a cell: a failed SHOULD is a warning, a passed INFO rule is recorded. */
-export function statusCell(rule: RuleOutcome): string {
-  if (rule.status === 'failed' && rule.level === 'SHOULD') return '⚠️ warning';
-  if (rule.status === 'passed' && rule.level === 'INFO') return 'ℹ️ recorded';
-  return CELL[rule.status] ?? rule.status;
-}
+import { type Summary, statusLabel } from '../reporter.ts';
 
 export interface Badge {
   schemaVersion: 1;
@@ -83,7 +67,7 @@ export function table(summaries: Summary[]): Table {
     level.get(id) ?? '',
     ...summaries.map((s) => {
       const rule = s.rules.find((r) => r.id === id);
-      return rule ? statusCell(rule) : '(not in this version)';
+      return rule ? statusLabel(rule) : '(not in this version)';
     }),
   ]);
   return { head, rows: [...meta, ...rows] };

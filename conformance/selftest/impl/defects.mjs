@@ -1,45 +1,147 @@
-// The deliberate defects of impl/server.mjs, one per broken implementation: name → what is wrong.
+/**
+ * The deliberate defects of server.mjs, one per broken implementation, each with the rules of the suite
+ * that must catch it: the one declaration the implementation (which defects exist) and the self-test
+ * (what each must make the suite report) read. Plain JavaScript, as server.mjs is.
+ *
+ * - `wrong`: what is wrong with the implementation;
+ * - `caughtBy`: the rules that must report it (status `failed`, or `reported` when given);
+ * - `only`: no other rule fails;
+ * - `env`: the suite's environment for the run.
+ */
 export const DEFECTS = {
-  'put-overwrites': 'PUT of an existing id replaces the user and answers success',
-  'post-creates': 'POST of an unknown id creates the user',
-  'delete-unknown-success': 'DELETE of an unknown id answers the success result',
-  'no-default-user': 'a fresh collection is empty (no default user)',
-  'unescaped-xml': 'text is written into the XML without escaping',
-  'options-wrong-body': 'OPTIONS lists "GET, POST" only',
-  'head-with-body': 'HEAD of the list sends the body too',
-  'head-other-headers': 'HEAD of the list answers another Content-Type than GET',
-  'get-creates': 'GET of an unknown id creates an empty user with that id',
-  'post-partial': 'POST updates the name only, keeping the old profession',
-  'put-not-atomic': 'PUT checks, waits, then inserts: concurrent creates of one id all succeed',
-  'list-misses-long-ids': 'GET list leaves out users whose id has ten digits or more',
-  'xml-text-plain': 'XML answers are labelled text/plain',
-  'form-plus-literal': 'form decoding keeps "+" instead of a space',
-  'latin1-output': 'answers are encoded in ISO-8859-1 while declaring UTF-8',
-  'domain-delete-empty': 'DELETE of a domain answers 200 with {}',
-  'domain-delete-partial': 'DELETE of a domain answers 200 with the id only',
-  'worker-delete-200': 'DELETE of a worker answers 200 {}',
-  'worker-delete-body': 'DELETE of a worker answers 202 with the worker',
-  'json-no-charset': 'JSON answers are application/json without charset',
-  'local-time': 'timestamps are local time without a zone',
-  'worker-never-removed': 'an accepted worker DELETE never removes the worker',
-  'failure-500': 'failure results are answered 500 (a SHOULD: a warning only)',
-  'no-persistence': 'the collection is lost on restart (a SHOULD: a warning only)',
-  'default-user-recreated': 'a read of an empty collection brings the default user back',
-  'empty-not-saved': 'an emptied collection is not saved, so a restart brings the last user back (a SHOULD)',
-  'list-paged': 'GET list answers the first 100 users only',
-  'put-equal-success': 'PUT of a user equal to the stored one answers success',
-  'default-user-fixed': 'POST of id 1 answers success but user 1 keeps its fields',
-  'domain-delete-keeps': 'DELETE of a domain answers 200 with it but does not remove it',
-  'delete-not-atomic': 'DELETE checks, waits, then removes: concurrent DELETEs of one user all succeed',
-  'text-trimmed': 'name and profession are stored trimmed of white space at either end',
-  'id-as-text': 'ids are kept as written: 007 and 7 are two users',
-  'list-capped-1000': 'GET list answers the first 1,000 users only',
-  'stale-list': 'GET list answers the list rendered last for 2 s after a change',
-  'domain-delete-race-202': 'a DELETE of a domain whose removal is under way answers 202 with the domain',
-  'domain-patch-race-partial':
-    'a PATCH of a domain deleted meanwhile answers 200 with the changed fields only (hostname, updated_at)',
-  'worker-delete-again-200': 'a DELETE of a worker already stopping answers 200 with the worker',
-  'put-500': 'every PUT answers 500 (the user a rule needs cannot be created)',
-  'partial-user-kept':
-    'PUT with a missing field stores the user without that element, and DELETE of such a user answers 500 (as the original JAX-RS service)',
+  'put-overwrites': {
+    wrong: 'PUT of an existing id replaces the user and answers success',
+    caughtBy: ['USR-PUT-03', 'USR-PUT-04'],
+  },
+  'post-creates': {
+    wrong: 'POST of an unknown id creates the user',
+    caughtBy: ['USR-POST-03', 'USR-POST-04'],
+  },
+  'delete-unknown-success': {
+    wrong: 'DELETE of an unknown id answers the success result',
+    caughtBy: ['USR-DEL-03'],
+  },
+  'no-default-user': {
+    wrong: 'a fresh collection is empty (no default user)',
+    caughtBy: ['USR-COL-01', 'USR-COL-02'],
+  },
+  'unescaped-xml': { wrong: 'text is written into the XML without escaping', caughtBy: ['USR-XML-02'] },
+  'options-wrong-body': { wrong: 'OPTIONS lists "GET, POST" only', caughtBy: ['USR-OPT-02'] },
+  'head-with-body': { wrong: 'HEAD of the list sends the body too', caughtBy: ['USR-HEAD-01'] },
+  'head-other-headers': {
+    wrong: 'HEAD of the list answers another Content-Type than GET',
+    caughtBy: ['USR-HEAD-02'],
+  },
+  'get-creates': {
+    wrong: 'GET of an unknown id creates an empty user with that id',
+    caughtBy: ['USR-GET-04'],
+  },
+  'post-partial': {
+    wrong: 'POST updates the name only, keeping the old profession',
+    caughtBy: ['USR-POST-02'],
+  },
+  'put-not-atomic': {
+    wrong: 'PUT checks, waits, then inserts: concurrent creates of one id all succeed',
+    caughtBy: ['USR-PUT-05'],
+  },
+  'list-misses-long-ids': {
+    wrong: 'GET list leaves out users whose id has ten digits or more',
+    caughtBy: ['USR-LIST-02'],
+  },
+  'xml-text-plain': { wrong: 'XML answers are labelled text/plain', caughtBy: ['USR-XML-01'] },
+  'form-plus-literal': { wrong: 'form decoding keeps "+" instead of a space', caughtBy: ['USR-FORM-01'] },
+  'latin1-output': {
+    wrong: 'answers are encoded in ISO-8859-1 while declaring UTF-8',
+    caughtBy: ['USR-XML-03'],
+  },
+  'domain-delete-empty': { wrong: 'DELETE of a domain answers 200 with {}', caughtBy: ['APP-DOM-04'] },
+  'domain-delete-partial': {
+    wrong: 'DELETE of a domain answers 200 with the id only',
+    caughtBy: ['APP-DOM-04'],
+  },
+  'worker-delete-200': { wrong: 'DELETE of a worker answers 200 {}', caughtBy: ['APP-WRK-02'] },
+  'worker-delete-body': { wrong: 'DELETE of a worker answers 202 with the worker', caughtBy: ['APP-WRK-03'] },
+  'json-no-charset': {
+    wrong: 'JSON answers are application/json without charset',
+    caughtBy: ['APP-JSON-01'],
+  },
+  'local-time': { wrong: 'timestamps are local time without a zone', caughtBy: ['APP-DOM-02'] },
+  'worker-never-removed': {
+    wrong: 'an accepted worker DELETE never removes the worker',
+    caughtBy: ['APP-WRK-04'],
+    env: { CONFORMANCE_ASYNC_TIMEOUT_MS: '3000' },
+  },
+  'failure-500': {
+    wrong: 'failure results are answered 500 (a SHOULD: a warning only)',
+    caughtBy: ['HTTP-01'],
+  },
+  'no-persistence': {
+    wrong: 'the collection is lost on restart (a SHOULD: a warning only)',
+    caughtBy: ['USR-COL-04'],
+  },
+  'default-user-recreated': {
+    wrong: 'a read of an empty collection brings the default user back',
+    caughtBy: ['USR-COL-06'],
+  },
+  'empty-not-saved': {
+    wrong: 'an emptied collection is not saved, so a restart brings the last user back (a SHOULD)',
+    caughtBy: ['USR-COL-08'],
+  },
+  'list-paged': { wrong: 'GET list answers the first 100 users only', caughtBy: ['USR-LIST-04'] },
+  'put-equal-success': {
+    wrong: 'PUT of a user equal to the stored one answers success',
+    caughtBy: ['USR-PUT-07'],
+  },
+  'default-user-fixed': {
+    wrong: 'POST of id 1 answers success but user 1 keeps its fields',
+    caughtBy: ['USR-SEQ-02'],
+  },
+  'domain-delete-keeps': {
+    wrong: 'DELETE of a domain answers 200 with it but does not remove it',
+    caughtBy: ['APP-DOM-05'],
+  },
+  // One defect per axis of docs/coverage.md.
+  'delete-not-atomic': {
+    wrong: 'DELETE checks, waits, then removes: concurrent DELETEs of one user all succeed',
+    caughtBy: ['USR-RACE-01'],
+  },
+  'text-trimmed': {
+    wrong: 'name and profession are stored trimmed of white space at either end',
+    caughtBy: ['USR-EXACT-01'],
+  },
+  'id-as-text': { wrong: 'ids are kept as written: 007 and 7 are two users', caughtBy: ['USR-ID-01'] },
+  'list-capped-1000': { wrong: 'GET list answers the first 1,000 users only', caughtBy: ['USR-SIZE-01'] },
+  'stale-list': {
+    wrong: 'GET list answers the list rendered last for 2 s after a change',
+    caughtBy: ['USR-FRESH-01'],
+  },
+  // Section B under races.
+  'domain-delete-race-202': {
+    wrong: 'a DELETE of a domain whose removal is under way answers 202 with the domain',
+    caughtBy: ['APP-RACE-02'],
+    only: true,
+  },
+  'domain-patch-race-partial': {
+    wrong:
+      'a PATCH of a domain deleted meanwhile answers 200 with the changed fields only (hostname, updated_at)',
+    caughtBy: ['APP-RACE-03'],
+    only: true,
+  },
+  'worker-delete-again-200': {
+    wrong: 'a DELETE of a worker already stopping answers 200 with the worker',
+    caughtBy: ['APP-RACE-04'],
+    only: true,
+  },
+  // Checked by cases of their own in selftest.test.ts.
+  'put-500': {
+    wrong: 'every PUT answers 500 (the user a rule needs cannot be created)',
+    caughtBy: ['USR-DEL-01'],
+    reported: 'could not set up',
+  },
+  'partial-user-kept': {
+    wrong:
+      'PUT with a missing field stores the user without that element, and DELETE of such a user answers 500 (as the original JAX-RS service)',
+    caughtBy: ['HTTP-04'],
+    only: true,
+  },
 };

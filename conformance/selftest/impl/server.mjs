@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A small, independent implementation of SPEC.md (plain node:http, an in-memory store saved to a JSON
 // file in the data folder) for the conformance suite's self-test. It shares no code with server/.
-// `--defect NAME` switches on exactly one deliberate defect (see DEFECTS below); without it, the
+// `--defect NAME` switches on exactly one deliberate defect (see DEFECTS in defects.mjs); without it, the
 // implementation is meant to pass every MUST and SHOULD rule, while choosing differently from the
 // reference server wherever the spec is open (failure results answered 200, GET of an unknown id
 // answered 204, list wrapper <userList>, no XML declaration, JSON Content-Type spelt differently,
