@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { USER_KEYS } from '../server/src/users/store.ts';
-import { freePort } from '../server/test/support/redis.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
 import { CONNECTIONS, DURATION, ROUNDS } from './options.ts';
 import {
   type BenchRedis,

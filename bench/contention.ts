@@ -14,7 +14,7 @@
  */
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { freePort } from '../server/test/support/redis.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
 import { CONNECTIONS_UNDER_CONTENTION, DURATION, ROUNDS } from './options.ts';
 import { type BenchRedis, cpuMs, type NodeServer, startNode, startRedis } from './procs.ts';
 import { median, type RoundsSummary, summariseRounds } from './stats.ts';

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../server/test/support/redis.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
 
 const children = new Set<ChildProcess>();
 

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { freePort } from '../server/test/support/redis.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
 import { range, seedUsers as seedUserRange } from '../server/test/users/seed.ts';
 import { runContention } from './contention.ts';
 import { CONNECTIONS, DURATION, ROUNDS } from './options.ts';

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { freePort } from '../server/test/support/redis.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
 import { range, seedUsers } from '../server/test/users/seed.ts';
 import { type NodeServer, rssMiB, runBenchMain, startNode, startRedis } from './procs.ts';
 
