@@ -48,6 +48,11 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
   return startContainerRedis(chosen.client, chosen.image, options);
 }
 
+/** The arguments every local redis-server here starts with: loopback only, data in `dir`, no RDB snapshots. */
+export function redisServerArgs(port: number, dir: string): string[] {
+  return ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no'];
+}
+
 export async function startLocalRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-test-redis-'));
   fs.mkdirSync(dir, { recursive: true });
@@ -58,18 +63,7 @@ export async function startLocalRedis(options: TestRedisOptions = {}): Promise<T
   const launch = async (): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       port ||= await freePort();
-      const args = [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        dir,
-        '--save',
-        '',
-        '--daemonize',
-        'no',
-      ];
+      const args = redisServerArgs(port, dir);
       args.push('--appendonly', options.appendOnly === false ? 'no' : 'yes', '--appendfsync', 'always');
       if (options.password) args.push('--requirepass', options.password);
       const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
+import { USER_KEYS } from '../../src/users/keys.ts';
 import { renderUserList } from '../../src/users/render.ts';
-import { USER_KEYS } from '../../src/users/store.ts';
 import { connectTestRedis } from '../support/dump.ts';
 import { call, SUCCESS, sendForm } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';

@@ -4,7 +4,7 @@
  * `indexed: false` writes the hash alone, as data stored before the index existed.
  */
 import type { Redis } from 'ioredis';
-import { USER_KEYS } from '../../src/users/store.ts';
+import { USER_KEYS } from '../../src/users/keys.ts';
 
 /** The stored value of seeded user i: some carry characters that must be escaped in XML. */
 export function seededUser(i: number): { name: string; profession: string } {
