@@ -16,7 +16,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { freePort } from '../scripts/lib/free-port.ts';
-import { USER_KEYS } from '../server/src/users/keys.ts';
+import { range, storeUsers } from '../scripts/lib/seed-users.ts';
 import { fmt } from './format.ts';
 import {
   CONNECTIONS,
@@ -139,14 +139,10 @@ interface RunFigures {
 /** Empties the Redis and stores users 1..SEEDED_USERS and the initialised marker, as the server would. */
 async function seed(redis: Redis): Promise<void> {
   await redis.flushall();
-  const fields: string[] = [];
-  for (let i = 1; i <= SEEDED_USERS; i++)
-    fields.push(String(i), JSON.stringify({ name: `user-${i}`, profession: 'bench' }));
-  await redis
-    .multi()
-    .set(USER_KEYS.initialised, '1')
-    .hset(USER_KEYS.users, ...fields)
-    .exec();
+  await storeUsers(redis, range(1, SEEDED_USERS), {
+    indexed: false,
+    user: (i) => ({ name: `user-${i}`, profession: 'bench' }),
+  });
 }
 
 /** The server's processes: the ofA started and, with WORKERS > 1, the workers it forked. */

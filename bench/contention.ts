@@ -15,7 +15,7 @@
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { freePort } from '../scripts/lib/free-port.ts';
-import { USER_KEYS } from '../server/src/users/keys.ts';
+import { storeUsers } from '../scripts/lib/seed-users.ts';
 import { fmt } from './format.ts';
 import { CONNECTIONS_UNDER_CONTENTION, DURATION, ROUNDS } from './options.ts';
 import { type BenchRedis, cpuMs, type NodeServer, startNode, startRedis } from './procs.ts';
@@ -81,8 +81,8 @@ export interface ContentionRow {
 
 async function seedOneUser(client: Redis): Promise<void> {
   await client.flushall();
-  await client.set(USER_KEYS.initialised, '1');
-  await client.hset(USER_KEYS.users, '1', JSON.stringify({ name: 'user-1', profession: 'profession 1' }));
+  // seededUser(1): user-1, profession 1; no index, as before the index existed.
+  await storeUsers(client, [1], { indexed: false });
   await client.config('RESETSTAT');
 }
 

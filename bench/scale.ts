@@ -22,7 +22,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { freePort } from '../scripts/lib/free-port.ts';
-import { range, seedUsers } from '../server/test/users/seed.ts';
+import { range, storeUsers } from '../scripts/lib/seed-users.ts';
 import { fmtUpTo } from './format.ts';
 import { BUILT_SERVER_SCRIPT, LOG_LEVEL, OUT_DIR, ROOT } from './options.ts';
 import { type NodeServer, rssMiB, runBenchMain, startNode, startRedis } from './procs.ts';
@@ -255,7 +255,7 @@ async function main(): Promise<void> {
     const redis = new Redis(redisProc.url);
     try {
       const seedStarted = performance.now();
-      await seedUsers(redis, range(1, size));
+      await storeUsers(redis, range(1, size));
       console.log(`seeded ${fmt(size)} users in ${fmt((performance.now() - seedStarted) / 1000, 1)} s`);
       for (const build of builds) {
         if (size > build.maxSize) continue;

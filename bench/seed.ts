@@ -1,7 +1,7 @@
 /** The data the bench scenarios and sanity probes start from, stored in the server's own keys and forms. */
 import type { Redis } from 'ioredis';
+import { range, storeUsers } from '../scripts/lib/seed-users.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../server/src/apps/keys.ts';
-import { range, seedUsers as seedUserRange } from '../server/test/users/seed.ts';
 
 /** The app whose domains and workers the bench uses. */
 export const BENCH_APP = 'bench-app';
@@ -21,7 +21,7 @@ export const workerId = (n: number) => `00000000-0000-4000-8000-${String(n).padS
  */
 export async function seedUsers(redis: Redis, count: number, from = 1): Promise<void> {
   await redis.flushall();
-  await seedUserRange(redis, range(from, from + count - 1));
+  await storeUsers(redis, range(from, from + count - 1));
 }
 
 /** Workers 1..n of the bench app, up, in the stored form of server/src/apps/keys.ts; and the removal group. */
