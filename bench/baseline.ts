@@ -6,7 +6,8 @@
  * bytes; updates of one id are combined per process and conflicts retried with the same bounded
  * backoff as the server (docs/concurrency.md), so the difference to the reference server is the cost of the framework and the rendering.
  *
- * It is deliberately small and separate from the server (it imports nothing from server/src), runs
+ * It is deliberately small and separate from the server (from server/src it imports only the Redis key
+ * names, server/src/users/keys.ts and server/src/apps/keys.ts, which are plain constants), runs
  * with Node's own type stripping (`node bench/baseline.ts`), and only covers what the benchmark
  * sends: it is not a second implementation of the spec (no 400/415/413 handling beyond the minimum).
  *
@@ -15,14 +16,15 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { Redis } from 'ioredis';
+import { APP_KEYS, REMOVAL_GROUP } from '../server/src/apps/keys.ts';
+import { USER_KEYS } from '../server/src/users/keys.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 const PORT = Number(process.env.PORT);
 const HOST = process.env.HOST || '127.0.0.1';
 if (!REDIS_URL || !Number.isInteger(PORT)) throw new Error('baseline: set REDIS_URL and PORT');
 
-const USERS = '{usersvc}:users';
-const INITIALISED = '{usersvc}:initialised';
+const USERS = USER_KEYS.users;
 const GUARD_TTL_MS = 60_000;
 const INITIALISE_SCRIPT = `
 if redis.call('SET', KEYS[1], '1', 'NX') then
@@ -65,7 +67,7 @@ function release(conn: Redis): void {
 let initialised = false;
 async function ensureInitialised(): Promise<void> {
   if (initialised) return;
-  await redis.eval(INITIALISE_SCRIPT, 2, INITIALISED, USERS, '1', DEFAULT_USER_JSON);
+  await redis.eval(INITIALISE_SCRIPT, 2, USER_KEYS.initialised, USERS, '1', DEFAULT_USER_JSON);
   initialised = true;
 }
 
@@ -179,7 +181,7 @@ type UpdateOutcome = 'missing' | 'replaced' | 'busy';
 
 /** One check-and-replace transaction: WATCH guard, HEXISTS, MULTI HSET INCR PEXPIRE EXEC. */
 async function replaceIfExists(id: string, json: string): Promise<UpdateOutcome | 'conflict'> {
-  const guard = `{usersvc}:guard:${id}`;
+  const guard = USER_KEYS.guard(Number(id));
   const conn = await acquire();
   try {
     await conn.watch(guard);
@@ -245,7 +247,7 @@ return removed`;
 
 async function deleteUser(req: http.IncomingMessage, res: http.ServerResponse, id: string): Promise<void> {
   await ensureInitialised();
-  const removed = await redis.eval(DELETE_SCRIPT, 2, USERS, `{usersvc}:guard:${id}`, id, GUARD_TTL_MS);
+  const removed = await redis.eval(DELETE_SCRIPT, 2, USERS, USER_KEYS.guard(Number(id)), id, GUARD_TTL_MS);
   const ok = removed === 1;
   send(req, res, ok ? 200 : 404, XML, ok ? SUCCESS : FAILURE);
 }
@@ -277,8 +279,7 @@ if current and cjson.decode(current).state == 'stopping' then removed = redis.ca
 redis.call('XACK', KEYS[2], ARGV[2], ARGV[3])
 redis.call('XDEL', KEYS[2], ARGV[3])
 return removed`;
-const REMOVALS = '{usersvc}:worker-removals';
-const REMOVAL_GROUP = 'worker-removers';
+const REMOVALS = APP_KEYS.removals;
 const STOP_GRACE_MS = Number(process.env.WORKER_STOP_GRACE_MS || 1000);
 const APP = /^\/apps\/([A-Za-z0-9._-]{1,100})\/(domains|workers)(?:\/([0-9a-f-]{36}))?\/?$/;
 const NOT_FOUND = '{"id":"not_found","message":"no such resource"}';
@@ -294,7 +295,7 @@ async function apps(
 ): Promise<void> {
   const [, appId, kind, id] = match as unknown as [string, string, string, string | undefined];
   const method = req.method;
-  const hashKey = `{usersvc}:app:${appId}:${kind}`;
+  const hashKey = APP_KEYS[kind as 'domains' | 'workers'](appId);
   if (kind === 'domains' && method === 'POST' && !id) {
     const hostname = String((JSON.parse(await readText(req)) as { hostname: string }).hostname).toLowerCase();
     const now = new Date().toISOString();
@@ -304,7 +305,7 @@ async function apps(
       DOMAIN_CREATE_SCRIPT,
       2,
       hashKey,
-      `{usersvc}:app:${appId}:hostnames`,
+      APP_KEYS.hostnames(appId),
       domainId,
       hostname,
       stored,
@@ -314,13 +315,7 @@ async function apps(
     return send(req, res, 201, JSON_TYPE, body, `/apps/${appId}/domains/${domainId}`);
   }
   if (kind === 'domains' && method === 'DELETE' && id) {
-    const removed = await redis.eval(
-      DOMAIN_DELETE_SCRIPT,
-      2,
-      hashKey,
-      `{usersvc}:app:${appId}:hostnames`,
-      id,
-    );
+    const removed = await redis.eval(DOMAIN_DELETE_SCRIPT, 2, hashKey, APP_KEYS.hostnames(appId), id);
     if (typeof removed !== 'string') return send(req, res, 404, JSON_TYPE, notFound('domain', id));
     const stored = JSON.parse(removed) as { hostname: string; created_at: string; updated_at: string };
     const body = JSON.stringify({
@@ -413,7 +408,7 @@ async function removalLoop(): Promise<void> {
           held++;
           setTimeout(
             () => {
-              const key = `{usersvc}:app:${job.get('app')}:workers`;
+              const key = APP_KEYS.workers(job.get('app') as string);
               redis
                 .eval(
                   WORKER_COMPLETE_SCRIPT,

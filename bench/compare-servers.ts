@@ -13,12 +13,21 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { USER_KEYS } from '../server/src/users/store.ts';
-import { freePort } from '../server/test/support/redis.ts';
-import { CONNECTIONS, DURATION, ROUNDS } from './options.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
+import { range, storeUsers } from '../scripts/lib/seed-users.ts';
+import { fmt } from './format.ts';
+import {
+  CONNECTIONS,
+  DURATION,
+  LOG_LEVEL,
+  OUT_DIR,
+  ROOT,
+  ROUNDS,
+  BUILT_SERVER_SCRIPT as SERVER_SCRIPT,
+  WARMUP,
+} from './options.ts';
 import {
   type BenchRedis,
   cpuMs,
@@ -31,11 +40,6 @@ import {
 } from './procs.ts';
 import { median, quantile } from './stats.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const OUT_DIR = path.join(ROOT, 'reports', 'bench');
-const SERVER_SCRIPT = path.join(ROOT, 'dist', 'server', 'src', 'main.js');
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
-const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'info';
 const SEEDED_USERS = 1000;
 const WATCHDOG_MS = 15 * 60_000;
 
@@ -135,14 +139,10 @@ interface RunFigures {
 /** Empties the Redis and stores users 1..SEEDED_USERS and the initialised marker, as the server would. */
 async function seed(redis: Redis): Promise<void> {
   await redis.flushall();
-  const fields: string[] = [];
-  for (let i = 1; i <= SEEDED_USERS; i++)
-    fields.push(String(i), JSON.stringify({ name: `user-${i}`, profession: 'bench' }));
-  await redis
-    .multi()
-    .set(USER_KEYS.initialised, '1')
-    .hset(USER_KEYS.users, ...fields)
-    .exec();
+  await storeUsers(redis, range(1, SEEDED_USERS), {
+    indexed: false,
+    user: (i) => ({ name: `user-${i}`, profession: 'bench' }),
+  });
 }
 
 /** The server's processes: the ofA started and, with WORKERS > 1, the workers it forked. */
@@ -196,11 +196,6 @@ async function startTarget(side: Side): Promise<Target> {
   }
   return { side, workers, node, redis, client: new Redis(redis.url) };
 }
-
-const fmt = (value: number, digits = 0) =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits })
-    : '–';
 
 const uptime = () => {
   try {

@@ -14,9 +14,12 @@
  */
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { freePort } from '../server/test/support/redis.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
+import { storeUsers } from '../scripts/lib/seed-users.ts';
+import { fmt } from './format.ts';
 import { CONNECTIONS_UNDER_CONTENTION, DURATION, ROUNDS } from './options.ts';
 import { type BenchRedis, cpuMs, type NodeServer, startNode, startRedis } from './procs.ts';
+import { FORM_HEADERS } from './seed.ts';
 import { median, type RoundsSummary, summariseRounds } from './stats.ts';
 
 export const CONTENTION_SCENARIOS = [
@@ -76,13 +79,10 @@ export interface ContentionRow {
   baseline: ContentionSummary;
 }
 
-const USERS = '{usersvc}:users';
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-
 async function seedOneUser(client: Redis): Promise<void> {
   await client.flushall();
-  await client.set('{usersvc}:initialised', '1');
-  await client.hset(USERS, '1', JSON.stringify({ name: 'user-1', profession: 'profession 1' }));
+  // seededUser(1): user-1, profession 1; no index, as before the index existed.
+  await storeUsers(client, [1], { indexed: false });
   await client.config('RESETSTAT');
 }
 
@@ -96,7 +96,7 @@ function cannon(url: string, connections: number, seconds: number): Promise<auto
     {
       method: 'POST',
       path: '/UserService/users',
-      headers: FORM,
+      headers: FORM_HEADERS,
       setupRequest: (req) => ({ ...req, body: `id=1&name=Writer+${n++}&profession=Clerk` }),
     },
   ];
@@ -177,11 +177,6 @@ async function stopSide(side: Side): Promise<void> {
   for (const node of side.nodes) await node.stop();
   await side.redis.stop();
 }
-
-const fmt = (value: number, digits = 0) =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits })
-    : '–';
 
 /** Runs the contention scenarios BENCH_ONLY selects (all when it is empty); a markdown section and the rows. */
 export async function runContention(

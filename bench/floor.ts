@@ -10,7 +10,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import restify from 'restify';
-import { freePort } from '../server/test/support/redis.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
 import { CONNECTIONS, DURATION, ROUNDS } from './options.ts';
 import { killAllChildren, startNode, withCpuPerRequest } from './procs.ts';
 import { median } from './stats.ts';

@@ -7,7 +7,8 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../server/test/support/redis.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
+import { redisServerArgs } from '../scripts/lib/test-redis.ts';
 
 const children = new Set<ChildProcess>();
 
@@ -66,18 +67,7 @@ export async function startRedis(options: { fsync: Fsync; unixSocket?: boolean }
   const socketPath = options.unixSocket ? path.join(dir, 'redis.sock') : undefined;
   for (let attempt = 0; ; attempt++) {
     const port = socketPath ? 0 : await freePort();
-    const args = [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--save',
-      '',
-      '--daemonize',
-      'no',
-    ];
+    const args = redisServerArgs(port, dir);
     if (socketPath) args.push('--unixsocket', socketPath, '--unixsocketperm', '700');
     if (options.fsync === 'off') args.push('--appendonly', 'no');
     else args.push('--appendonly', 'yes', '--appendfsync', options.fsync);

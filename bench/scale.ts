@@ -19,15 +19,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { freePort } from '../server/test/support/redis.ts';
-import { range, seedUsers } from '../server/test/users/seed.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
+import { range, storeUsers } from '../scripts/lib/seed-users.ts';
+import { fmtUpTo } from './format.ts';
+import { BUILT_SERVER_SCRIPT, LOG_LEVEL, OUT_DIR, ROOT } from './options.ts';
 import { type NodeServer, rssMiB, runBenchMain, startNode, startRedis } from './procs.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const OUT_DIR = path.join(ROOT, 'reports', 'bench');
 const SIZES = (process.env.BENCH_SCALE_SIZES || '100000,1000000,5000000').split(',').map(Number);
 const OLD_COMMIT = process.env.BENCH_SCALE_OLD || '719bca4';
 const OLD_MAX = Number(process.env.BENCH_SCALE_OLD_MAX || 1_000_000);
@@ -35,7 +34,6 @@ const LISTS = Number(process.env.BENCH_SCALE_LISTS || 3);
 const PARALLEL = Number(process.env.BENCH_SCALE_PARALLEL || 10);
 const PARALLEL_SIZES = (process.env.BENCH_SCALE_PARALLEL_SIZES || '1000000').split(',').map(Number);
 const OLD_PARALLEL = process.env.BENCH_SCALE_OLD_PARALLEL === '1';
-const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'info';
 const READ_CONNECTIONS = 8;
 /** The reference phase: single-user reads alone, no list (the RSS the read load itself costs). */
 const READS_ONLY_MS = 4000;
@@ -206,8 +204,7 @@ function oldBuildScript(): string | undefined {
   return path.resolve(ROOT, out.trim().split('\n').at(-1) as string);
 }
 
-const fmt = (value: number, digits = 0) =>
-  Number.isFinite(value) ? value.toLocaleString('en', { maximumFractionDigits: digits }) : 'n/a';
+const fmt = fmtUpTo;
 const range2 = (values: number[], digits = 2) => {
   if (values.length === 0) return '–';
   const lo = Math.min(...values);
@@ -240,7 +237,7 @@ async function main(): Promise<void> {
   const builds: Array<{ name: string; script: string; maxSize: number; parallel: boolean }> = [
     {
       name: 'this build',
-      script: path.join(ROOT, 'dist', 'server', 'src', 'main.js'),
+      script: BUILT_SERVER_SCRIPT,
       maxSize: Infinity,
       parallel: true,
     },
@@ -258,7 +255,7 @@ async function main(): Promise<void> {
     const redis = new Redis(redisProc.url);
     try {
       const seedStarted = performance.now();
-      await seedUsers(redis, range(1, size));
+      await storeUsers(redis, range(1, size));
       console.log(`seeded ${fmt(size)} users in ${fmt((performance.now() - seedStarted) / 1000, 1)} s`);
       for (const build of builds) {
         if (size > build.maxSize) continue;

@@ -5,32 +5,8 @@ import { KeyedCombiner } from '../concurrency/keyed-queue.ts';
 import type { ContentionObserver } from '../metrics/service-metrics.ts';
 import type { ConnectionPool } from '../redis/pool.ts';
 import type { Replication } from '../redis/replication.ts';
+import { USER_KEYS } from './keys.ts';
 import { DEFAULT_USER, type User } from './model.ts';
-
-/**
- * All Redis commands for users. Keys share the `{usersvc}` hash tag so transactions and scripts stay
- * valid on Redis Cluster:
- * - `{usersvc}:users`        hash: canonical decimal id → JSON `{"name","profession"}`
- * - `{usersvc}:user-ids`     sorted set: every id of the hash, score = id; the list reads the users in
- *                            id order from it, a chunk at a time (docs/listing.md). Create and delete
- *                            change it in the same script as the hash; an update does not touch it.
- * - `{usersvc}:user-ids:complete`  marker: the sorted set covers the hash (set when the index built at
- *                            start for data written before it existed has finished).
- * - `{usersvc}:users:version` a token that every change of a user replaces (a new unique value), so a
- *                            list document cached by any instance is known to be current with one GET.
- * - `{usersvc}:initialised`  marker: the collection exists (the default user was created once)
- * - `{usersvc}:guard:<id>`   touched by every update and delete of <id>; updates WATCH it, so an
- *                            update racing a delete of the same user retries instead of resurrecting it,
- *                            while writes to other users never conflict. Expires after a minute.
- */
-export const USER_KEYS = {
-  users: '{usersvc}:users',
-  ids: '{usersvc}:user-ids',
-  idsComplete: '{usersvc}:user-ids:complete',
-  version: '{usersvc}:users:version',
-  initialised: '{usersvc}:initialised',
-  guard: (id: number) => `{usersvc}:guard:${id}`,
-};
 
 const GUARD_TTL_MS = 60_000;
 
@@ -108,6 +84,7 @@ function decode(id: string, value: string): User {
   return { id: Number(id), name: stored.name, profession: stored.profession };
 }
 
+/** All Redis commands for users (the keys, and what each holds: keys.ts). */
 export class UserStore {
   /** Set once this process has seen the collection exist; reset on reconnect (Redis may be new). */
   private initialised = false;

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import type { TestRedis } from '../../../scripts/lib/test-redis.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../../src/apps/keys.ts';
 import { RemovalRunner } from '../../src/apps/workers/removal.ts';
 import { WorkerStore } from '../../src/apps/workers/store.ts';
 import { Replication } from '../../src/redis/replication.ts';
-import type { TestRedis } from '../support/redis.ts';
 import { startSuiteRedis } from '../support/service.ts';
 import { sleep, waitFor } from './helpers.ts';
 

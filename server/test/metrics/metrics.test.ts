@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';
+import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
 import { type ChildServer, startChildServer } from '../reliability/support/child-server.ts';
 import { request } from '../reliability/support/client.ts';
 import { call, FORM_TYPE, formBody, sendForm } from '../support/http.ts';
 import { openApiChecker } from '../support/openapi-check.ts';
-import { startTestRedis, type TestRedis } from '../support/redis.ts';
 import { startTestService, suiteService } from '../support/service.ts';
 
 interface Sample {

@@ -2,9 +2,10 @@ import net from 'node:net';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
+import { freePort } from '../../../scripts/lib/free-port.ts';
+import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
 import { ServiceUnavailableError } from '../../src/errors.ts';
 import { ConnectionPool } from '../../src/redis/pool.ts';
-import { freePort, startTestRedis, type TestRedis } from '../support/redis.ts';
 
 /**
  * The transaction pool against real Redis connections, under random interleavings of acquire

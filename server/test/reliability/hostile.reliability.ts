@@ -1,7 +1,7 @@
 import { expect } from 'chai';
+import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
 import { isXmlText } from '../../src/http/xml.ts';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
-import { startTestRedis, type TestRedis } from '../support/redis.ts';
 import { type ChildServer, disposeChildServer, startChildServer } from './support/child-server.ts';
 import { FORM, form, rawRequest, request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';

@@ -10,8 +10,8 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../../scripts/lib/free-port.ts';
 import { waitForStatus } from '../reliability/support/client.ts';
-import { freePort } from './redis.ts';
 import { startTopology, type TopologyKind } from './topologies.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { freePort, type TestRedis } from './redis.ts';
+import { freePort } from '../../../scripts/lib/free-port.ts';
+import type { TestRedis } from '../../../scripts/lib/test-redis.ts';
 
 /**
  * Real Redis topologies for tests, from the machine's `redis-server` on free loopback ports in a

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
+import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
 import { connectTestRedis } from '../support/dump.ts';
 import { call, FAILURE, SUCCESS, sendForm } from '../support/http.ts';
-import { startTestRedis, type TestRedis } from '../support/redis.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 const WRITERS = 200;

@@ -1,13 +1,13 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
+import { range, seededUser, storeUsers } from '../../../scripts/lib/seed-users.ts';
+import { USER_KEYS } from '../../src/users/keys.ts';
 import { renderUserList } from '../../src/users/render.ts';
-import { USER_KEYS } from '../../src/users/store.ts';
 import { connectTestRedis } from '../support/dump.ts';
 import { call, SUCCESS, sendForm } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { skipOnTopology } from '../support/topologies.ts';
-import { range, seededUser, seedUsers } from './seed.ts';
 
 const LIST = '/UserService/users';
 
@@ -62,7 +62,7 @@ describe('users: the streamed list', () => {
 
   it('a list of many chunks has the same bytes as the whole document; ids ascending; HEAD has no body', async () => {
     const ids = [...range(1, 2500), -2_147_483_648, -5, 0, 2_147_483_647];
-    await seedUsers(redis, ids);
+    await storeUsers(redis, ids);
     const expected = renderUserList([...ids].sort((a, b) => a - b).map((id) => ({ id, ...seededUser(id) })));
     const streamed = await call(svc.url + LIST);
     expect(streamed.status).to.equal(200);
@@ -87,7 +87,7 @@ describe('users: the streamed list', () => {
   it('indexes at start the users stored before the index existed, and lists them all in order', async () => {
     await svc.service.close(); // the server only: its Redis stays
     await redis.flushall();
-    await seedUsers(redis, range(1, 3000), { indexed: false });
+    await storeUsers(redis, range(1, 3000), { indexed: false });
     const restarted = await startTestService({}, svc.redis);
     try {
       await checkIndexed(restarted.url);
@@ -111,7 +111,7 @@ describe('users: the streamed list', () => {
   }
 
   it('a cached list is current across instances: a change made through another instance is seen at once', async () => {
-    await seedUsers(redis, range(1, 50));
+    await storeUsers(redis, range(1, 50));
     const other = await startTestService({}, svc.redis);
     try {
       const before = (await call(svc.url + LIST)).body;
@@ -133,7 +133,7 @@ describe('users: the streamed list', () => {
     // 4000, deleted and created again meanwhile, spread between the stable ones.
     const stable = [...range(1, 20_000)].map((i) => 2 * i);
     const churn = [...range(0, 1999)].map((i) => 2 * i + 1);
-    await seedUsers(redis, [...stable, ...churn], { user: () => ({ name: 'g0', profession: 'p' }) });
+    await storeUsers(redis, [...stable, ...churn], { user: () => ({ name: 'g0', profession: 'p' }) });
     const acked = new Map<number, number>(); // generation answered success
     const sent = new Map<number, number>(); // generation last sent
     let running = true;
@@ -199,7 +199,7 @@ describe('users: the streamed list', () => {
     beforeEach(async function () {
       skipOnTopology(this, 'stops Redis and seeds a large list');
       this.timeout(60_000);
-      await seedUsers(redis, range(1, USERS));
+      await storeUsers(redis, range(1, USERS));
     });
 
     it('a reader that stops reading makes the server wait; one that goes away ends the list', async function () {

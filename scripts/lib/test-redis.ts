@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.ts';
 
 /**
  * A real Redis for tests: in a container (testcontainers) or a local `redis-server` on a free loopback
- * port, as TEST_REDIS says (auto | container | local, see redis-path.ts). Never the shared instance on
+ * port, as TEST_REDIS says (auto | container | local, see test-redis-path.ts). Never the shared instance on
  * 6379, never a fake.
  */
 export interface TestRedis {
@@ -41,23 +41,16 @@ export interface TestRedisOptions {
 
 /** A Redis on the path TEST_REDIS chose for this process (the choice is printed once). */
 export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
-  const { chooseRedisPath } = await import('./redis-path.ts');
+  const { chooseRedisPath } = await import('./test-redis-path.ts');
   const chosen = await chooseRedisPath();
   if (chosen.kind === 'local') return startLocalRedis(options);
-  const { startContainerRedis } = await import('./redis-container.ts');
+  const { startContainerRedis } = await import('./test-redis-container.ts');
   return startContainerRedis(chosen.client, chosen.image, options);
 }
 
-/** A port that was free a moment ago (Redis cannot pick its own TCP port). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+/** The arguments every local redis-server here starts with: loopback only, data in `dir`, no RDB snapshots. */
+export function redisServerArgs(port: number, dir: string): string[] {
+  return ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no'];
 }
 
 export async function startLocalRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
@@ -70,18 +63,7 @@ export async function startLocalRedis(options: TestRedisOptions = {}): Promise<T
   const launch = async (): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       port ||= await freePort();
-      const args = [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        dir,
-        '--save',
-        '',
-        '--daemonize',
-        'no',
-      ];
+      const args = redisServerArgs(port, dir);
       args.push('--appendonly', options.appendOnly === false ? 'no' : 'yes', '--appendfsync', 'always');
       if (options.password) args.push('--requirepass', options.password);
       const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,17 +1,21 @@
 /**
- * Stores many users fast, straight into Redis in the server's data model (the hash, the id index, its
- * marker and a version token), through a pipeline: for tests and benchmarks that need large lists.
- * `indexed: false` writes the hash alone, as data stored before the index existed.
+ * Many users stored fast, straight into Redis in the server's data model, for the tests and the
+ * benchmarks that need large lists (shared by server/test and bench/, hence here).
  */
 import type { Redis } from 'ioredis';
-import { USER_KEYS } from '../../src/users/store.ts';
+import { USER_KEYS } from '../../server/src/users/keys.ts';
 
 /** The stored value of seeded user i: some carry characters that must be escaped in XML. */
 export function seededUser(i: number): { name: string; profession: string } {
   return { name: i % 100 === 7 ? `Ann & <Bob> ${i}` : `user-${i}`, profession: `profession ${i % 37}` };
 }
 
-export async function seedUsers(
+/**
+ * Stores many users fast, straight into Redis in the server's data model (the hash, the id index, its
+ * marker and a version token), through a pipeline, for the scenarios that need large lists.
+ * `indexed: false` writes the hash alone, as data stored before the index existed.
+ */
+export async function storeUsers(
   redis: Redis,
   ids: Iterable<number>,
   options: { indexed?: boolean; user?: (i: number) => { name: string; profession: string } } = {},

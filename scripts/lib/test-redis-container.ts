@@ -12,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type Dockerode from 'dockerode';
 import type { ContainerRuntimeClient } from 'testcontainers';
-import { freePort, type TestRedis, type TestRedisOptions } from './redis.ts';
+import { freePort } from './free-port.ts';
+import type { TestRedis, TestRedisOptions } from './test-redis.ts';
 
 const REDIS_PORT = 6379;
 const OWNER_LABEL = 'usersvc.test-redis.owner';
