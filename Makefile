@@ -13,7 +13,7 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest conformance-pack implementations implementations-check coverage errors-doc test-reliability test-topologies bench bench-workers bench-metrics bench-floor bench-scale clean
+.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest conformance-pack implementations implementations-check coverage errors-doc test-reliability test-topologies bench bench-processes bench-metrics bench-floor bench-scale clean
 
 node_modules/.install-stamp: package.json package-lock.json conformance/package.json
 	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
@@ -138,15 +138,15 @@ test-topologies: build
 	exit $$status
 
 ## Server vs framework-free baseline (bench/), A/B alternated; writes reports/bench/latest.{json,md}. Not part of `make test`.
-## Then bench-workers and bench-metrics.
+## Then bench-processes and bench-metrics.
 bench: build
 	tsx bench/run.ts
-	tsx bench/workers.ts
+	tsx bench/processes.ts
 	tsx bench/metrics.ts
 
-## WORKERS=1 against WORKERS=2 (read and write scenario, alternated); writes reports/bench/workers.{json,md}.
-bench-workers: build
-	tsx bench/workers.ts
+## PROCESSES=1 against PROCESSES=2 (read and write scenario, alternated); writes reports/bench/processes.{json,md}.
+bench-processes: build
+	tsx bench/processes.ts
 
 ## METRICS=0 against METRICS=1 (single-request scenarios, alternated); writes reports/bench/metrics.{json,md}.
 bench-metrics: build

@@ -1,9 +1,9 @@
 /**
- * Two configurations of the same server build, A against B (e.g. WORKERS=1 against WORKERS=2, or metrics
+ * Two configurations of the same server build, A against B (e.g. PROCESSES=1 against PROCESSES=2, or metrics
  * off against on), each on its own fresh redis-server (no AOF) with the same seeded data, scenario by
  * scenario, alternating A/B/B/A round by round. Reports req/s (median, and the quartiles of the
- * per-round ratio B / A), latency, and CPU time per request of the server processes (primary and
- * workers summed), of Redis and of the load generator (this process), with the machine's load average
+ * per-round ratio B / A), latency, and CPU time per request of the server processes (the primary and
+ * the processes it forked, summed), of Redis and of the load generator (this process), with the machine's load average
  * before and after. Writes reports/bench/<name>.{json,md}. Prints figures; never asserts timings.
  *
  * Env: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS (bench/options.ts), BENCH_WARMUP (s, 1),
@@ -101,7 +101,7 @@ export const SCENARIOS: Record<'getById' | 'putCreate' | 'postUpdate', Scenario>
   },
 };
 
-/** One side of the comparison: a label and the server's environment (WORKERS, METRICS, …). */
+/** One side of the comparison: a label and the server's environment (PROCESSES, METRICS, …). */
 export interface Side {
   label: string;
   env: Record<string, string>;
@@ -118,7 +118,7 @@ export interface Comparison {
 
 interface Target {
   side: Side;
-  workers: number;
+  processes: number;
   node: NodeServer;
   redis: BenchRedis;
   client: Redis;
@@ -130,7 +130,7 @@ interface RunFigures {
   p99: number;
   errors: number;
   requests: number;
-  /** CPU time per request, µs: the server's processes (primary + workers), Redis, the load generator. */
+  /** CPU time per request, µs: the server's processes (primary + forked), Redis, the load generator. */
   serverUs: number;
   redisUs: number;
   clientUs: number;
@@ -145,7 +145,7 @@ async function seed(redis: Redis): Promise<void> {
   });
 }
 
-/** The server's processes: the ofA started and, with WORKERS > 1, the workers it forked. */
+/** The server's processes: the one started and, with PROCESSES > 1, the ones it forked. */
 const serverPids = (target: Target) => [target.node.pid, ...descendantPids(target.node.pid)];
 
 async function runOnce(
@@ -180,9 +180,9 @@ async function runOnce(
   };
 }
 
-/** Starts the server of ofA side and waits until every worker runs. */
+/** Starts the server of one side and waits until every process runs. */
 async function startTarget(side: Side): Promise<Target> {
-  const workers = Number(side.env.WORKERS ?? 1);
+  const processes = Number(side.env.PROCESSES ?? 1);
   const redis = await startRedis({ fsync: 'off' });
   const node = await startNode(side.label, SERVER_SCRIPT, await freePort(), {
     REDIS_URL: redis.url,
@@ -190,11 +190,11 @@ async function startTarget(side: Side): Promise<Target> {
     ...side.env,
   });
   const deadline = Date.now() + 20_000;
-  while (workers > 1 && descendantPids(node.pid).length < workers) {
-    if (Date.now() > deadline) throw new Error(`${node.name}: the workers did not start`);
+  while (processes > 1 && descendantPids(node.pid).length < processes) {
+    if (Date.now() > deadline) throw new Error(`${node.name}: the server processes did not start`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { side, workers, node, redis, client: new Redis(redis.url) };
+  return { side, processes, node, redis, client: new Redis(redis.url) };
 }
 
 const uptime = () => {
