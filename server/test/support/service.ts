@@ -16,14 +16,18 @@ export interface TestService {
   close(): Promise<void>;
 }
 
+/** The user collection of a test service: `${svc.url}/UserService/users`. */
+export const usersUrl = (svc: TestService): string => `${svc.url}/UserService/users`;
+
 /**
  * The service of the enclosing describe: started before its tests, closed after them. The object is
  * filled in by `before`: read it inside tests, not while the suite is being declared.
  */
-export function suiteService(overrides: Partial<Config> = {}): TestService {
+export function suiteService(overrides: Partial<Config> = {}, { each = false } = {}): TestService {
   const suite = {} as TestService;
   let started: TestService | undefined;
-  before(async () => {
+  // `each`: a new service (and Redis) for every test of the describe, not one for all of them.
+  (each ? beforeEach : before)(async () => {
     const running = await startTestService(overrides);
     started = running;
     Object.assign(suite, running, {
@@ -33,7 +37,7 @@ export function suiteService(overrides: Partial<Config> = {}): TestService {
       },
     });
   });
-  after(() => started?.close());
+  (each ? afterEach : after)(() => started?.close());
   return suite;
 }
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
 import { connectTestRedis } from '../support/dump.ts';
 import { call, FAILURE, SUCCESS, sendForm } from '../support/http.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import { startTestService, suiteService, type TestService, usersUrl } from '../support/service.ts';
 
 const WRITERS = 200;
 
@@ -73,20 +73,15 @@ async function postsRacingDelete(bases: string[], rounds: number, posts: number)
 
 describe('users: many writers of one id', () => {
   describe('one instance', () => {
-    let svc: TestService;
-    let base: string;
-    before(async () => {
-      svc = await startTestService();
-      base = `${svc.url}/UserService/users`;
-    });
-    after(() => svc.close());
+    const svc = suiteService();
+    const base = () => usersUrl(svc);
 
     it(`${WRITERS} concurrent POSTs of one id: every answer 200, the record is one of them, whole`, async () => {
-      await manyWritersOfOneId([base], svc.redis, 1);
+      await manyWritersOfOneId([base()], svc.redis, 1);
     });
 
     it('POSTs racing a DELETE of the same id: 200 or 404, never 503, and never resurrected', async () => {
-      await postsRacingDelete([base], 20, 30);
+      await postsRacingDelete([base()], 20, 30);
     });
   });
 

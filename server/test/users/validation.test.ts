@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { call, FORM_TYPE, sendForm } from '../support/http.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import { suiteService, usersUrl } from '../support/service.ts';
 
 interface BadRequest {
   title: string;
@@ -215,21 +215,16 @@ const CASES: BadRequest[] = [
 ];
 
 describe('users: invalid input is rejected with a clear error and changes nothing', () => {
-  let svc: TestService;
-  let base: string;
-  before(async () => {
-    svc = await startTestService();
-    base = `${svc.url}/UserService/users`;
-    await call(base); // initialise the collection, so the snapshot is of a used service
-  });
-  after(() => svc?.close());
+  const svc = suiteService();
+  const base = () => usersUrl(svc);
+  before(() => call(base())); // initialise the collection, so the snapshot is of a used service
 
   for (const c of CASES) {
     it(`${c.method} ${c.title} → ${c.status} ${c.code}`, async () => {
       const before = await dumpRedis(svc.redis.url);
       const headers: Record<string, string> = {};
       if (c.contentType !== null) headers['Content-Type'] = c.contentType ?? FORM_TYPE;
-      const res = await call(base + (c.path ?? ''), { method: c.method, headers, body: c.body });
+      const res = await call(base() + (c.path ?? ''), { method: c.method, headers, body: c.body });
       expect(res.status).to.equal(c.status);
       expect(res.headers.get('content-type')).to.equal('application/xml; charset=utf-8');
       expect(res.body).to.match(
@@ -241,19 +236,19 @@ describe('users: invalid input is rejected with a clear error and changes nothin
   }
 
   it('accepts a charset=UTF-8 parameter and + or %20 for spaces', async () => {
-    const res = await call(base, {
+    const res = await call(base(), {
       method: 'PUT',
       headers: { 'Content-Type': `${FORM_TYPE}; charset=UTF-8` },
       body: 'id=77&name=Ana+Mar%C3%ADa&profession=data%20engineer',
     });
     expect(res.status).to.equal(200);
-    expect((await call(`${base}/77`)).body).to.contain(
+    expect((await call(`${base()}/77`)).body).to.contain(
       '<name>Ana María</name><profession>data engineer</profession>',
     );
   });
 
   it('accepts a name of exactly 256 characters, counted in code points', async () => {
     const name = '😀'.repeat(256);
-    expect((await sendForm(base, 'PUT', { id: 78, name, profession: 'p' })).status).to.equal(200);
+    expect((await sendForm(base(), 'PUT', { id: 78, name, profession: 'p' })).status).to.equal(200);
   });
 });

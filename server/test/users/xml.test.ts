@@ -5,7 +5,7 @@ import { isXmlText, xmlDocument } from '../../src/http/xml.ts';
 import { USER_TEXT_MAX } from '../../src/users/model.ts';
 import { renderUser, renderUserList } from '../../src/users/render.ts';
 import { call, SUCCESS, sendForm } from '../support/http.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import { suiteService, usersUrl } from '../support/service.ts';
 
 /** Reads `<user>` back the way a client would: a real XML parser, text of each child element. */
 function parseUser(xml: string): { id: string; name: string; profession: string } {
@@ -106,13 +106,8 @@ describe('users: XML rendering', () => {
 });
 
 describe('users: hostile text round-trips through PUT and GET over HTTP', () => {
-  let svc: TestService;
-  let base: string;
-  before(async () => {
-    svc = await startTestService();
-    base = `${svc.url}/UserService/users`;
-  });
-  after(() => svc?.close());
+  const svc = suiteService();
+  const base = () => usersUrl(svc);
 
   for (const [i, name] of [
     '</name><id>9</id>',
@@ -124,10 +119,10 @@ describe('users: hostile text round-trips through PUT and GET over HTTP', () => 
   ].entries()) {
     it(`keeps ${JSON.stringify(name)} unchanged`, async () => {
       const id = 900 + i;
-      expect((await sendForm(base, 'PUT', { id, name, profession: name })).body).to.equal(SUCCESS);
-      const res = await call(`${base}/${id}`);
+      expect((await sendForm(base(), 'PUT', { id, name, profession: name })).body).to.equal(SUCCESS);
+      const res = await call(`${base()}/${id}`);
       expect(parseUser(res.body)).to.deep.equal({ id: String(id), name, profession: name });
-      const list = (await call(base)).body;
+      const list = (await call(base())).body;
       expect(() => xml2js(list)).not.to.throw();
     });
   }
@@ -137,16 +132,16 @@ describe('users: hostile text round-trips through PUT and GET over HTTP', () => 
     await fc.assert(
       fc.asyncProperty(xmlText, xmlText, async (name, profession) => {
         id++;
-        expect((await sendForm(base, 'PUT', { id, name, profession })).body).to.equal(SUCCESS);
-        expect(parseUser((await call(`${base}/${id}`)).body)).to.deep.equal({
+        expect((await sendForm(base(), 'PUT', { id, name, profession })).body).to.equal(SUCCESS);
+        expect(parseUser((await call(`${base()}/${id}`)).body)).to.deep.equal({
           id: String(id),
           name,
           profession,
         });
-        expect((await sendForm(base, 'POST', { id, name: profession, profession: name })).body).to.equal(
+        expect((await sendForm(base(), 'POST', { id, name: profession, profession: name })).body).to.equal(
           SUCCESS,
         );
-        expect(parseUser((await call(`${base}/${id}`)).body)).to.deep.equal({
+        expect(parseUser((await call(`${base()}/${id}`)).body)).to.deep.equal({
           id: String(id),
           name: profession,
           profession: name,
