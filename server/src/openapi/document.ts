@@ -331,31 +331,34 @@ function userPaths(): Json {
     security: [{}],
     responses: { ...allow(methods), ...commonErrors('xml', { authenticated: false }), ...extra },
   });
+  // PUT creates and POST updates, on the collection (id in the form) and on /{userid} (id in the path).
+  const create = (operationId: string, summary: string, form: string) => ({
+    operationId,
+    summary,
+    requestBody: formBody(form),
+    responses: {
+      ...result('200', '`success`: created.'),
+      ...result('409', '`failure`: a user with this id exists.'),
+      ...xmlErrors,
+      ...changeXml,
+    },
+  });
+  const update = (operationId: string, summary: string, form: string) => ({
+    operationId,
+    summary,
+    requestBody: formBody(form),
+    responses: {
+      ...result('200', '`success`: updated.'),
+      ...result('404', '`failure`: no user has this id.'),
+      ...xmlErrors,
+      ...changeXml,
+    },
+  });
   return {
     '/UserService/users': {
       ...read('listUsers', 'Every user', { '200': answer('The users.', xmlOf('Users')), ...xmlErrors }),
-      put: {
-        operationId: 'createUser',
-        summary: 'Create a user',
-        requestBody: formBody('UserForm'),
-        responses: {
-          ...result('200', '`success`: created.'),
-          ...result('409', '`failure`: a user with this id exists.'),
-          ...xmlErrors,
-          ...changeXml,
-        },
-      },
-      post: {
-        operationId: 'updateUser',
-        summary: 'Update a user',
-        requestBody: formBody('UserForm'),
-        responses: {
-          ...result('200', '`success`: updated.'),
-          ...result('404', '`failure`: no user has this id.'),
-          ...xmlErrors,
-          ...changeXml,
-        },
-      },
+      put: create('createUser', 'Create a user', 'UserForm'),
+      post: update('updateUser', 'Update a user', 'UserForm'),
       options: options('userOperations', 'GET, HEAD, PUT, POST, OPTIONS'),
     },
     '/UserService/users/{userid}': {
@@ -365,28 +368,8 @@ function userPaths(): Json {
         ...notFound('xml', 'No user has this id (`not_found`).'),
         ...xmlErrors,
       }),
-      put: {
-        operationId: 'createUserAt',
-        summary: 'Create the user with the id of the path',
-        requestBody: formBody('UserPathForm'),
-        responses: {
-          ...result('200', '`success`: created.'),
-          ...result('409', '`failure`: a user with this id exists.'),
-          ...xmlErrors,
-          ...changeXml,
-        },
-      },
-      post: {
-        operationId: 'updateUserAt',
-        summary: 'Update the user with the id of the path',
-        requestBody: formBody('UserPathForm'),
-        responses: {
-          ...result('200', '`success`: updated.'),
-          ...result('404', '`failure`: no user has this id.'),
-          ...xmlErrors,
-          ...changeXml,
-        },
-      },
+      put: create('createUserAt', 'Create the user with the id of the path', 'UserPathForm'),
+      post: update('updateUserAt', 'Update the user with the id of the path', 'UserPathForm'),
       delete: {
         operationId: 'deleteUser',
         summary: 'Delete a user',
