@@ -4,7 +4,10 @@
  * (this one, and an older one built with bench/build-at.sh) runs on it alone: LISTS lists one after
  * another, then (this build, at the sizes of BENCH_SCALE_PARALLEL_SIZES) ten lists at once, while 8 connections
  * read single users. It prints, per build and size: time to the first and to the last byte, MB/s,
- * server RSS at start (idle), peak and after, the longest Redis command meanwhile (SLOWLOG), and the
+ * server RSS at start (idle), peak and after, and the list's share of the peak (above the same reads
+ * without a list); the list's commands in Redis (calls and mean time from INFO commandstats, the longest
+ * from SLOWLOG), the longest other command and how often Redis lost its core meanwhile (a long command
+ * while the machine's other processes had the core is the machine's time, not the command's); and the
  * single-user reads (req/s, p99, max, non-2xx). It asserts nothing; figures go to
  * reports/bench/scale.{json,md}.
  *
@@ -12,7 +15,9 @@
  * before issue 24; `none` to skip it), BENCH_SCALE_OLD_MAX (largest size the older build is run on,
  * 1000000: past that it needs gigabytes or cannot build its string at all), BENCH_SCALE_LISTS (3),
  * BENCH_SCALE_PARALLEL (10), BENCH_SCALE_PARALLEL_SIZES (1000000: the sizes listed that many at once), BENCH_SCALE_OLD_PARALLEL=1 (the older
- * build runs the lists at once too), BENCH_LOG_LEVEL (the servers' LOG_LEVEL, info).
+ * build runs the lists at once too), BENCH_LOG_LEVEL (the servers' LOG_LEVEL, info), BENCH_SCALE_NODE_FLAGS
+ * (node options for the servers, e.g. `--max-semi-space-size=16`; none by default), BENCH_SCALE_REDIS_NICE
+ * (a nice value for the redis-server, e.g. -10: first in line for a core, as on a host of its own).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -34,6 +39,8 @@ const LISTS = Number(process.env.BENCH_SCALE_LISTS || 3);
 const PARALLEL = Number(process.env.BENCH_SCALE_PARALLEL || 10);
 const PARALLEL_SIZES = (process.env.BENCH_SCALE_PARALLEL_SIZES || '1000000').split(',').map(Number);
 const OLD_PARALLEL = process.env.BENCH_SCALE_OLD_PARALLEL === '1';
+const NODE_FLAGS = (process.env.BENCH_SCALE_NODE_FLAGS || '').split(' ').filter(Boolean);
+const REDIS_NICE = process.env.BENCH_SCALE_REDIS_NICE;
 const READ_CONNECTIONS = 8;
 /** The reference phase: single-user reads alone, no list (the RSS the read load itself costs). */
 const READS_ONLY_MS = 4000;
@@ -60,6 +67,11 @@ interface PhaseFigures {
   longestOtherMs: number;
   /** The list's commands of 10 ms or more. */
   over10ms: number;
+  /** The list's commands in Redis (INFO commandstats): how many, and their mean time (µs). */
+  listCalls: number;
+  listMeanUs: number;
+  /** Times the kernel took Redis's core from it while it had work (its involuntary context switches). */
+  redisPreempted: number;
   reads: { reqPerSec: number; p99: number; max: number; non2xx: number; errors: number };
 }
 
@@ -103,10 +115,37 @@ function timeList(url: string): Promise<ListFigures> {
   });
 }
 
-/** Runs `lists` (concurrently) while 8 connections read single users; samples RSS and SLOWLOG. */
+/** Involuntary context switches of a process so far (Linux /proc; NaN elsewhere). */
+function preemptions(pid: number): number {
+  try {
+    const match = /nonvoluntary_ctxt_switches:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Calls and total time (µs) of the list's commands since the last CONFIG RESETSTAT. */
+async function listCommandStats(redis: Redis): Promise<{ calls: number; usec: number }> {
+  const info = await redis.info('commandstats');
+  let calls = 0;
+  let usec = 0;
+  for (const match of info.matchAll(/^cmdstat_(\w+):calls=(\d+),usec=(\d+)/gm)) {
+    if (!LIST_COMMANDS.has(match[1] as string)) continue;
+    calls += Number(match[2]);
+    usec += Number(match[3]);
+  }
+  return { calls, usec };
+}
+
+/**
+ * Runs `lists` (concurrently) while 8 connections read single users; samples RSS, SLOWLOG, the list's
+ * command statistics and how often Redis lost its core.
+ */
 async function phase(
   node: NodeServer,
   redis: Redis,
+  redisPid: number,
   users: number,
   concurrent: number,
   sequential: number,
@@ -119,6 +158,8 @@ async function phase(
   await redis.config('SET', 'slowlog-log-slower-than', String(SLOWLOG_FROM_US));
   await redis.config('SET', 'slowlog-max-len', '10000');
   await redis.slowlog('RESET');
+  await redis.config('RESETSTAT');
+  const preemptedBefore = preemptions(redisPid);
   let n = 0;
   let finishReads: (result: autocannon.Result) => void = () => {};
   const readsDone = new Promise<autocannon.Result>((resolve) => {
@@ -159,6 +200,8 @@ async function phase(
   const listCommands = slow.filter(isList);
   const longestOther = longestOf(slow.filter((entry) => !isList(entry)));
   const longest = longestOf(listCommands);
+  const stats = await listCommandStats(redis);
+  const redisPreempted = preemptions(redisPid) - preemptedBefore;
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const bytes = lists.reduce((sum, l) => sum + l.bytes, 0);
   return {
@@ -171,6 +214,9 @@ async function phase(
     longestRedisCommand: longest ? commandName(longest[3]) : `none ≥ ${SLOWLOG_FROM_US / 1000} ms`,
     longestOtherMs: longestOther ? longestOther[2] / 1000 : 0,
     over10ms: listCommands.filter((entry) => entry[2] >= 10_000).length,
+    listCalls: stats.calls,
+    listMeanUs: stats.calls ? stats.usec / stats.calls : 0,
+    redisPreempted,
     reads: {
       reqPerSec: readResult.requests.average,
       p99: readResult.latency.p99,
@@ -214,19 +260,26 @@ const range2 = (values: number[], digits = 2) => {
 
 function table(rows: Row[]): string {
   const lines = [
-    '| users | build | lists | first byte (s) | last byte (s) | MB/s | complete | RSS idle → peak → after (MiB) | peak − idle | longest list command in Redis (≥ 10 ms) | longest other command | reads beside: req/s, p99, max (ms), non-2xx |',
-    '|---:|---|---|---:|---:|---:|---|---|---:|---|---:|---|',
+    "| users | build | lists | first byte (s) | last byte (s) | MB/s | complete | RSS idle → peak → after (MiB) | peak − idle | list's share (peak − reads-only peak) | list commands in Redis: calls, mean µs, longest (how many ≥ 10 ms) | longest other command | Redis lost its core (times) | reads beside: req/s, p99, max (ms), non-2xx |",
+    '|---:|---|---|---:|---:|---:|---|---|---:|---:|---|---:|---:|---|',
   ];
   for (const { size, build, mode, figures: f } of rows) {
     const complete = f.lists.filter((l) => l.complete).length;
+    // The reads alone grow the heap too (V8's young generation under load): the list's own share is
+    // what its phase peaks above the reads-only phase of the same server.
+    const readsOnly = rows.find((r) => r.size === size && r.build === build && r.figures.lists.length === 0);
+    const share = f.lists.length && readsOnly ? fmt(f.rssPeak - readsOnly.figures.rssPeak) : '–';
+    const commands = f.listCalls
+      ? `${fmt(f.listCalls)}, ${fmt(f.listMeanUs)}, ${fmt(f.longestRedisMs, 1)} ms ${f.longestRedisCommand} (${f.over10ms})`
+      : '–';
     lines.push(
       `| ${fmt(size)} | ${build} | ${mode} | ${range2(f.lists.map((l) => l.firstByteMs / 1000))} | ${range2(
         f.lists.map((l) => l.lastByteMs / 1000),
       )} | ${fmt(f.mbPerSec, 1)} | ${complete}/${f.lists.length} | ${fmt(f.rssIdle)} → ${fmt(f.rssPeak)} → ${fmt(
         f.rssAfter,
-      )} | ${fmt(f.rssPeak - f.rssIdle)} | ${fmt(f.longestRedisMs, 1)} ms ${f.longestRedisCommand} (${f.over10ms}) | ${fmt(f.longestOtherMs, 1)} ms | ${fmt(
-        f.reads.reqPerSec,
-      )}, ${fmt(f.reads.p99)}, ${fmt(f.reads.max)}, ${f.reads.non2xx + f.reads.errors} |`,
+      )} | ${fmt(f.rssPeak - f.rssIdle)} | ${share} | ${commands} | ${fmt(f.longestOtherMs, 1)} ms | ${fmt(
+        f.redisPreempted,
+      )} | ${fmt(f.reads.reqPerSec)}, ${fmt(f.reads.p99)}, ${fmt(f.reads.max)}, ${f.reads.non2xx + f.reads.errors} |`,
     );
   }
   return lines.join('\n');
@@ -252,6 +305,9 @@ async function main(): Promise<void> {
   };
   for (const size of SIZES) {
     const redisProc = await startRedis({ fsync: 'off' });
+    // Redis first in line for a core, as on a host of its own (a negative value needs root).
+    if (REDIS_NICE)
+      execFileSync('renice', ['-n', REDIS_NICE, '-p', String(redisProc.pid)], { stdio: 'ignore' });
     const redis = new Redis(redisProc.url);
     try {
       const seedStarted = performance.now();
@@ -259,10 +315,16 @@ async function main(): Promise<void> {
       console.log(`seeded ${fmt(size)} users in ${fmt((performance.now() - seedStarted) / 1000, 1)} s`);
       for (const build of builds) {
         if (size > build.maxSize) continue;
-        const node = await startNode(build.name, build.script, await freePort(), {
-          REDIS_URL: redisProc.url,
-          LOG_LEVEL,
-        });
+        const node = await startNode(
+          build.name,
+          build.script,
+          await freePort(),
+          {
+            REDIS_URL: redisProc.url,
+            LOG_LEVEL,
+          },
+          NODE_FLAGS,
+        );
         try {
           // Idle: started, one request answered, a second to settle.
           await fetch(`${node.url}/UserService/users/1`);
@@ -275,7 +337,7 @@ async function main(): Promise<void> {
           if (build.parallel && PARALLEL_SIZES.includes(size))
             modes.push([`${PARALLEL} at once`, PARALLEL, 1]);
           for (const [mode, concurrent, sequential] of modes) {
-            const figures = await phase(node, redis, size, concurrent, sequential, rssIdle);
+            const figures = await phase(node, redis, redisProc.pid, size, concurrent, sequential, rssIdle);
             rows.push({ size, build: build.name, mode, figures });
             console.log(table(rows.slice(-1)).split('\n').at(-1));
             write();
