@@ -45,7 +45,7 @@ export const AXES: Readonly<Record<Axis, string>> = {
     'what is stored is what was sent: white space at either end, case, Unicode normalisation forms, the longest values accepted',
   identity:
     "an integer id is one user however it is written, where the implementation accepts the writing (the suite sends leading zeros and a plus sign: the writings integer parsers commonly accept, Java's Integer.parseInt of the original service among them)",
-  size: 'collections beyond the sizes implementations commonly cap at (1,000 and 10,000 users), within 60 s per rule',
+  size: 'collections beyond the sizes implementations commonly cap at (1,000 and 10,000 users), within the time of one rule (90 s unless --timeout says otherwise)',
   freshness: 'a read right after a change, through every read path (list, by id, HEAD), sees it',
 };
 

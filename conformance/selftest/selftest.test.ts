@@ -271,6 +271,21 @@ describe('conformance suite self-test', () => {
     caught.push(`${SETUP_DEFECT}: ${id} could not set up (${run.seconds.toFixed(1)} s)`);
   });
 
+  it('USR-SIZE-01 on an implementation too slow for its time says how far creating got, not a bare timeout', async () => {
+    // 50 concurrent PUTs of 50 ms each: at most 1,000 users a second, so 10,001 cannot fit in 4 s.
+    const run = await runSuite({ CONFORMANCE_START_COMMAND: command(undefined, ' --put-delay 50') }, [
+      '--grep',
+      'USR-SIZE-01',
+      '--timeout',
+      '8000',
+    ]);
+    const rule = run.summary.rules.find((r) => r.id === 'USR-SIZE-01');
+    expect(rule?.status, run.output).to.equal('failed');
+    expect(rule?.reason, run.output).to.match(
+      /created \d+ of 10001 users in [\d.]+ s \(\d+ per second: all of them would take about \d+ s\); creating may take half of the rule's 8 s\. .*--timeout MS/,
+    );
+  });
+
   for (const c of CASES) {
     const should = c.caughtBy.every((id) => statusOf(ruleById(id).level, 'failed') === 'warning');
     it(`${c.defect} (${c.wrong}) is caught by ${c.caughtBy.join(', ')}`, async () => {

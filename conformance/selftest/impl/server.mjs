@@ -8,9 +8,11 @@
 // timestamps with a +00:00 offset).
 //
 // Usage: node server.mjs --port 8080 [--data DIR] [--defect NAME] [--shutdown-delay MS] [--ignore-sigterm 1]
+//        [--lifetime MS] [--put-delay MS]
 // --shutdown-delay: after SIGTERM, keep serving for MS before closing (a slow graceful shutdown);
 // --ignore-sigterm: ignore SIGTERM altogether (only SIGKILL stops it); --lifetime MS: exit after MS
-// whatever happens (for a self-test case that leaves it where the suite cannot stop it).
+// whatever happens (for a self-test case that leaves it where the suite cannot stop it); --put-delay MS:
+// every PUT takes MS longer (an implementation too slow for the size rule's time).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -271,6 +273,7 @@ async function handleUsers(req, res, id) {
         const user = userFromForm(parseForm(await readBody(req)));
         if (!user) return sendXml(res, 400, '<error>id (integer), name and profession expected</error>');
         if (req.method === 'PUT') {
+          if (opts['put-delay']) await sleep(Number(opts['put-delay']));
           const same = store.get(user.id);
           if (has('put-equal-success') && same?.name === user.name && same?.profession === user.profession)
             return sendResult(res, true);
