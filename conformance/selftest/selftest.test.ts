@@ -284,6 +284,8 @@ describe('conformance suite self-test', () => {
     expect(rule?.reason, run.output).to.match(
       /created \d+ of 10001 users in [\d.]+ s \(\d+ per second: all of them would take about \d+ s\); creating may take half of the rule's 8 s\. .*--timeout MS/,
     );
+    // No one exchange decided it: none is attached as if it had.
+    expect(rule?.exchange).to.equal(undefined);
   });
 
   for (const c of CASES) {

@@ -44,6 +44,14 @@ export class SetupError extends Error {
   }
 }
 
+/**
+ * The rule ran out of the time it gives a step (USR-SIZE-01's creates): a failure that no single
+ * exchange decided, so none is attached. The message says how far the step got.
+ */
+export class OutOfTimeError extends Error {
+  override name = 'OutOfTimeError';
+}
+
 const isSkip = (err: unknown) =>
   (err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped');
 const firstLine = (err: unknown): string => String((err as Error)?.message ?? err).split('\n')[0] ?? '';
@@ -130,7 +138,10 @@ export function rule(
       } catch (err) {
         if (err instanceof SetupError)
           testInfo.annotations.push({ type: 'setup-error', description: err.message });
-        const exchange = isSkip(err) ? undefined : log.deciding(String((err as Error)?.message ?? err));
+        const exchange =
+          isSkip(err) || err instanceof OutOfTimeError
+            ? undefined
+            : log.deciding(String((err as Error)?.message ?? err));
         if (exchange)
           await testInfo.attach('exchange', {
             body: JSON.stringify(exchange, null, 2),

@@ -2,7 +2,7 @@
 // implementations commonly cap at (1,000 and 10,000), one rule within its time (90 s by default).
 import { expect } from '@playwright/test';
 import { type Reply, resultOf, show } from '../support/http.ts';
-import { rule, test } from '../support/rule.ts';
+import { OutOfTimeError, rule, test } from '../support/rule.ts';
 import { isolated, readListing, removeUser } from '../support/users.ts';
 
 const STEPS = [1_001, 10_001];
@@ -42,7 +42,7 @@ function checkCreateBudget(started: number, created: number, total: number): voi
   const elapsedMs = Date.now() - started;
   if (timeoutMs === 0 || elapsedMs <= timeoutMs * CREATE_SHARE || created >= total) return;
   const perSecond = created / (elapsedMs / 1000);
-  throw new Error(
+  throw new OutOfTimeError(
     `created ${created} of ${total} users in ${(elapsedMs / 1000).toFixed(1)} s (${perSecond.toFixed(0)} per second: ` +
       `all of them would take about ${(total / perSecond).toFixed(0)} s); creating may take half of the rule's ` +
       `${timeoutMs / 1000} s. A slower implementation needs more time: --timeout MS`,
