@@ -16,7 +16,7 @@ COUNTS := reports/counts
 .PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest conformance-pack implementations implementations-check coverage errors-doc test-reliability test-topologies bench bench-processes bench-metrics bench-floor bench-scale clean
 
 node_modules/.install-stamp: package.json package-lock.json conformance/package.json
-	@# npm ci rejects this lock (npm 11 drops the other platforms' optional biome binaries from it); npm install keeps to it.
+	@# The lock lists every platform's optional biome binary (as npm 11.19 writes it): npm install leaves it unchanged, npm ci accepts it.
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
 
