@@ -253,7 +253,10 @@ describe('security', function () {
       expect((await request(`${u}/1`, withToken)).status, 'the refused DELETE').to.equal(200);
       const after = await dumpRedis(svc.redis.url);
       const hostname = Buffer.from('a.example').toString('hex');
-      expect(after.filter((line) => line.includes(hostname)), 'the refused POST').to.deep.equal([]);
+      expect(
+        after.filter((line) => line.includes(hostname)),
+        'the refused POST',
+      ).to.deep.equal([]);
       expect(before.length).to.be.at.most(after.length);
     });
   });
