@@ -138,16 +138,21 @@ export async function startNode(
   return { name, url, pid: proc.pid as number, stop: () => stopChild(proc) };
 }
 
-/** Resident set size of a process in MiB (Linux /proc; NaN elsewhere). */
-export function rssMiB(pid: number): number {
+/** A numeric field of /proc/<pid>/status (Linux; NaN elsewhere, or when the process is gone). */
+function statusField(pid: number, name: string): number {
   try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /VmRSS:\s+(\d+) kB/.exec(status);
-    return match ? Number(match[1]) / 1024 : Number.NaN;
+    const match = new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : Number.NaN;
   } catch {
     return Number.NaN;
   }
 }
+
+/** Resident set size of a process in MiB (Linux /proc; NaN elsewhere). */
+export const rssMiB = (pid: number): number => statusField(pid, 'VmRSS') / 1024;
+
+/** Times the kernel took a process's core while it had work so far (involuntary context switches). */
+export const preemptions = (pid: number): number => statusField(pid, 'nonvoluntary_ctxt_switches');
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
 export function cpuMs(pid: number): number {

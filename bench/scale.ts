@@ -30,7 +30,7 @@ import { freePort } from '../scripts/lib/free-port.ts';
 import { range, storeUsers } from '../scripts/lib/seed-users.ts';
 import { fmtUpTo } from './format.ts';
 import { BUILT_SERVER_SCRIPT, LOG_LEVEL, OUT_DIR, ROOT } from './options.ts';
-import { type NodeServer, rssMiB, runBenchMain, startNode, startRedis } from './procs.ts';
+import { type NodeServer, preemptions, rssMiB, runBenchMain, startNode, startRedis } from './procs.ts';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES || '100000,1000000,5000000').split(',').map(Number);
 const OLD_COMMIT = process.env.BENCH_SCALE_OLD || '719bca4';
@@ -116,16 +116,6 @@ function timeList(url: string): Promise<ListFigures> {
     });
     req.on('error', reject);
   });
-}
-
-/** Involuntary context switches of a process so far (Linux /proc; NaN elsewhere). */
-function preemptions(pid: number): number {
-  try {
-    const match = /nonvoluntary_ctxt_switches:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** Calls and total time (µs) of the list's commands since the last CONFIG RESETSTAT. */
