@@ -13,7 +13,7 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest conformance-pack implementations implementations-check coverage errors-doc test-reliability test-topologies bench bench-processes bench-metrics bench-floor bench-scale clean
+.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest conformance-pack implementations implementations-check coverage errors-doc configuration-doc docs test-reliability test-topologies bench bench-processes bench-metrics bench-floor bench-scale clean
 
 node_modules/.install-stamp: package.json package-lock.json conformance/package.json
 	@# The lock lists every platform's optional biome binary (as npm 11.19 writes it): npm install leaves it unchanged, npm ci accepts it.
@@ -42,8 +42,10 @@ typecheck: install
 lint: install
 	biome check .
 
-## The server's own unit and integration tests (mocha, real Redis on a free port).
+## The server's own unit and integration tests (mocha, real Redis on a free port). The Java client test needs
+## Debian's Jersey 1 and JAXB: scripts/ensure-java-client.sh installs them where missing (as root), else it skips.
 test-server: install
+	scripts/ensure-java-client.sh
 	MOCHA_SUITE_NAME=server mocha
 
 # A check that is not a test runner (type check, lint) still counts in the totals: one check, passed or failed.
@@ -75,8 +77,8 @@ test-containers: build
 ## repository's reference server: its CLI starts each instance with scripts/reference-instance.ts (a test
 ## Redis keeping its data in {data}/redis, then the built server), so a restart restarts both. Or against
 ## CONFORMANCE_BASE_URL (a running implementation) and/or CONFORMANCE_START_COMMAND (with {port} and {data}).
-## Reports in reports/conformance/ (summary.md, summary.json, junit.xml, html/). Extra options:
-## CONFORMANCE_ARGS='--grep @MUST'. Fails only when a MUST rule fails or the target never answers.
+## Reports in reports/conformance/ (index.html, summary.md, summary.json, junit.xml, html/). Extra options:
+## CONFORMANCE_ARGS='--grep @MUST'. Fails only when a MUST rule fails (exit 1) or the run could not run (exit 3).
 REFERENCE_INSTANCE := exec node --import tsx scripts/reference-instance.ts --port {port} --data {data}
 
 conformance: build
@@ -87,9 +89,12 @@ conformance: build
 	CONFORMANCE_COUNTS_FILE="$${CONFORMANCE_COUNTS_FILE:-$(COUNTS)/conformance.json}" node conformance/cli.mjs
 
 ## The suite's self-test: an independent implementation, correct and with one defect at a time; the
-## restarts and stops; the coverage of docs/SPEC.md (regenerate it with `make coverage`).
+## restarts and stops; the coverage of docs/SPEC.md (regenerate it with `make coverage`); the GitHub Action's
+## scripts, the JUnit schema, the report page in headless Chromium (its screenshot in reports/conformance-selftest/)
+## and runConformance from node:test and vitest, on the packed suite.
 conformance-selftest: install
 	cd conformance && MOCHA_SUITE_NAME=conformance-selftest COUNTS_DIR=$(CURDIR)/$(COUNTS) \
+	  CONFORMANCE_SELFTEST_OUT=$(CURDIR)/reports/conformance-selftest \
 	  CONFORMANCE_SPEC_FILE=$(CURDIR)/docs/SPEC.md CONFORMANCE_COVERAGE_FILE=$(CURDIR)/docs/coverage.md \
 	  mocha --config selftest/.mocharc.json --reporter $(CURDIR)/scripts/mocha-reporter.cjs
 
@@ -113,6 +118,15 @@ coverage: install
 ## Rewrites the error table of docs/errors.md from the catalogue (server/src/errors.ts).
 errors-doc: install
 	tsx scripts/errors-doc.ts
+
+## Rewrites the variable table of docs/configuration.md from the settings table (server/src/config.ts).
+configuration-doc: install
+	tsx scripts/configuration-doc.ts
+
+## Every generated page: docs/errors.md, docs/configuration.md, docs/coverage.md (and SPEC.md's *checked by*),
+## docs/implementations.md. `make test` fails when one is stale: the server's tests (errors, configuration),
+## the conformance self-test (coverage) and implementations-check.
+docs: errors-doc configuration-doc coverage implementations
 
 ## Faults with real processes and signals (kill -9 of the embedded redis-server and of the server, an external
 ## Redis stopped and started, SIGTERM), the hostile corpus, fast-check fuzz, a mixed load of LOAD_SECONDS (60)
@@ -152,7 +166,7 @@ bench-processes: build
 bench-metrics: build
 	tsx bench/metrics.ts
 
-## What restify alone costs per request: a bare restify route against bare node:http, same handler.
+## The ladder: bare node:http, bare restify, then each per-request step of the server added in turn, up to the full server (CPU, heap bytes, GC per request).
 bench-floor: build
 	tsx bench/floor.ts
 

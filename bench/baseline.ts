@@ -1,13 +1,14 @@
 /**
  * The benchmark's baseline: the user service's hot paths on bare `node:http` + `ioredis`, with no
- * framework and no XML library. It issues the same Redis commands as server/src/users/store.ts
- * (HGETALL / HGET / HSETNX, WATCH + MULTI/EXEC on a per-user guard key over dedicated pooled
- * connections, the delete script, the initialisation script once) and writes the same response
+ * framework and no XML library. It issues the same Redis commands as server/src/users/store.ts and
+ * keeps the same data (HGETALL / HGET; the create and delete scripts, which also keep the id index and
+ * write a new version token, sent by SHA1; WATCH + MULTI/EXEC on a per-user guard key over dedicated
+ * pooled connections, with the token; the initialisation script once) and writes the same response
  * bytes; updates of one id are combined per process and conflicts retried with the same bounded
  * backoff as the server (docs/concurrency.md), so the difference to the reference server is the cost of the framework and the rendering.
  *
  * It is deliberately small and separate from the server (from server/src it imports only the Redis key
- * names, server/src/users/keys.ts and server/src/apps/keys.ts, which are plain constants), runs
+ * names and the users' Lua, server/src/users/keys.ts, users/scripts.ts and apps/keys.ts, which are plain constants), runs
  * with Node's own type stripping (`node bench/baseline.ts`), and only covers what the benchmark
  * sends: it is not a second implementation of the spec (no 400/415/413 handling beyond the minimum).
  *
@@ -18,6 +19,7 @@ import http from 'node:http';
 import { Redis } from 'ioredis';
 import { APP_KEYS, REMOVAL_GROUP } from '../server/src/apps/keys.ts';
 import { USER_KEYS } from '../server/src/users/keys.ts';
+import { USER_SCRIPTS } from '../server/src/users/scripts.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 const PORT = Number(process.env.PORT);
@@ -26,11 +28,11 @@ if (!REDIS_URL || !Number.isInteger(PORT)) throw new Error('baseline: set REDIS_
 
 const USERS = USER_KEYS.users;
 const GUARD_TTL_MS = 60_000;
-const INITIALISE_SCRIPT = `
-if redis.call('SET', KEYS[1], '1', 'NX') then
-  redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
-end
-return 1`;
+const { initialise: INITIALISE_SCRIPT, create: CREATE_SCRIPT, delete: DELETE_SCRIPT } = USER_SCRIPTS;
+/** Version tokens as the server writes them: unique across processes. */
+const VERSION_PREFIX = randomUUID();
+let changes = 0;
+const nextVersion = () => `${VERSION_PREFIX}:${++changes}`;
 const DEFAULT_USER_JSON = JSON.stringify({ name: 'Mahesh', profession: 'Teacher' });
 
 const redisOptions = {
@@ -41,6 +43,28 @@ const redisOptions = {
 };
 const redis = new Redis(REDIS_URL, { ...redisOptions, enableAutoPipelining: true });
 await redis.connect();
+// The user scripts by SHA1 (ioredis sends EVALSHA, and EVAL once when Redis answers NOSCRIPT), as the server does.
+redis.defineCommand('createUser', { numberOfKeys: 3, lua: CREATE_SCRIPT });
+redis.defineCommand('deleteUser', { numberOfKeys: 4, lua: DELETE_SCRIPT });
+const scripts = redis as unknown as {
+  createUser(
+    users: string,
+    ids: string,
+    version: string,
+    id: string,
+    json: string,
+    token: string,
+  ): Promise<number>;
+  deleteUser(
+    users: string,
+    guard: string,
+    ids: string,
+    version: string,
+    id: string,
+    ttl: number,
+    token: string,
+  ): Promise<number>;
+};
 
 /** Dedicated connections for WATCH transactions (same size as the server's pool). */
 const POOL_SIZE = 8;
@@ -67,14 +91,24 @@ function release(conn: Redis): void {
 let initialised = false;
 async function ensureInitialised(): Promise<void> {
   if (initialised) return;
-  await redis.eval(INITIALISE_SCRIPT, 2, USER_KEYS.initialised, USERS, '1', DEFAULT_USER_JSON);
+  await redis.eval(
+    INITIALISE_SCRIPT,
+    4,
+    USER_KEYS.initialised,
+    USERS,
+    USER_KEYS.ids,
+    USER_KEYS.version,
+    '1',
+    DEFAULT_USER_JSON,
+    nextVersion(),
+  );
   initialised = true;
 }
 
 // ---- rendering: the exact bytes of the server (declaration, no whitespace, & < > and CR escaped) ----
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
-const SUCCESS = `${DECLARATION}<result>success</result>`;
-const FAILURE = `${DECLARATION}<result>failure</result>`;
+const SUCCESS = '<result>success</result>';
+const FAILURE = '<result>failure</result>';
 const NEEDS_ESCAPE = /[&<>\r]/;
 function esc(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return text;
@@ -169,7 +203,8 @@ async function writeUser(
   const json = JSON.stringify({ name, profession });
   await ensureInitialised();
   if (create) {
-    const ok = (await redis.hsetnx(USERS, id, json)) === 1;
+    const ok =
+      (await scripts.createUser(USERS, USER_KEYS.ids, USER_KEYS.version, id, json, nextVersion())) === 1;
     return send(req, res, ok ? 200 : 409, XML, ok ? SUCCESS : FAILURE);
   }
   const outcome = await submitUpdate(id, json);
@@ -189,7 +224,13 @@ async function replaceIfExists(id: string, json: string): Promise<UpdateOutcome 
       await conn.unwatch();
       return 'missing';
     }
-    const result = await conn.multi().hset(USERS, id, json).incr(guard).pexpire(guard, GUARD_TTL_MS).exec();
+    const result = await conn
+      .multi()
+      .hset(USERS, id, json)
+      .incr(guard)
+      .pexpire(guard, GUARD_TTL_MS)
+      .set(USER_KEYS.version, nextVersion())
+      .exec();
     return result === null ? 'conflict' : 'replaced';
   } finally {
     release(conn);
@@ -237,17 +278,18 @@ function submitUpdate(id: string, json: string): Promise<UpdateOutcome> {
   return batch.outcome;
 }
 
-const DELETE_SCRIPT = `
-local removed = redis.call('HDEL', KEYS[1], ARGV[1])
-if removed == 1 then
-  redis.call('INCR', KEYS[2])
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
-end
-return removed`;
-
 async function deleteUser(req: http.IncomingMessage, res: http.ServerResponse, id: string): Promise<void> {
   await ensureInitialised();
-  const removed = await redis.eval(DELETE_SCRIPT, 2, USERS, USER_KEYS.guard(Number(id)), id, GUARD_TTL_MS);
+  const guard = USER_KEYS.guard(Number(id));
+  const removed = await scripts.deleteUser(
+    USERS,
+    guard,
+    USER_KEYS.ids,
+    USER_KEYS.version,
+    id,
+    GUARD_TTL_MS,
+    nextVersion(),
+  );
   const ok = removed === 1;
   send(req, res, ok ? 200 : 404, XML, ok ? SUCCESS : FAILURE);
 }

@@ -103,20 +103,23 @@ export interface NodeServer {
   name: string;
   url: string;
   pid: number;
+  /** The child itself: with `ipc`, its message channel (process.send / 'message'). */
+  child: ChildProcess;
   stop(): Promise<void>;
 }
 
-/** Starts `node [flags] script` with env and waits until it answers HTTP on `port`. */
+/** Starts `node [flags] script` with env and waits until it answers HTTP on `port`; `ipc`: with a message channel. */
 export async function startNode(
   name: string,
   script: string,
   port: number,
   env: Record<string, string>,
   nodeFlags: string[] = [],
+  options: { ipc?: boolean } = {},
 ): Promise<NodeServer> {
   const proc = spawn(process.execPath, [...nodeFlags, script], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: options.ipc ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'ignore', 'pipe'],
   });
   children.add(proc);
   let stderr = '';
@@ -135,7 +138,7 @@ export async function startNode(
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return { name, url, pid: proc.pid as number, stop: () => stopChild(proc) };
+  return { name, url, pid: proc.pid as number, child: proc, stop: () => stopChild(proc) };
 }
 
 /** A numeric field of /proc/<pid>/status (Linux; NaN elsewhere, or when the process is gone). */

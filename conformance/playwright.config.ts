@@ -1,23 +1,22 @@
 /**
  * The conformance suite: Playwright API tests (no browser) against any implementation of the spec.
  * Run it through the CLI (cli.mjs), which turns its options (support/options.mjs) into the environment
- * read here and in the support code. Reports: list output, JUnit XML and HTML in the report folder,
- * plus summary.json / summary.md. Reporters given with --reporter run beside these, never instead.
+ * read here and in the support code. Reports: list output, Playwright's HTML (traces) in html/, and the
+ * suite's own summary.json, summary.md, junit.xml and index.html (reporter.ts, report/). Reporters given with --reporter run beside these, never instead.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { setting } from './support/options.mjs';
+import { REPORT_ROOT, setting } from './support/options.mjs';
 
 // The same extension as this file: .ts in a clone, .js compiled into dist/ in an installed package.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ext = path.extname(fileURLToPath(import.meta.url));
 // Relative paths are the caller's, not this package's.
 const callerDir = process.env.CONFORMANCE_CWD || process.cwd();
-const reportDir = path.resolve(callerDir, setting('CONFORMANCE_REPORT_DIR') as string);
+const reportDir = path.resolve(callerDir, setting('CONFORMANCE_REPORT_DIR') ?? REPORT_ROOT);
 const countsFile = setting('CONFORMANCE_COUNTS_FILE');
 const expectFile = setting('CONFORMANCE_EXPECT_FILE');
-const junitFile = path.join(reportDir, 'junit.xml');
 const summary: ReporterDescription = [
   path.join(here, `reporter${ext}`),
   {
@@ -26,19 +25,17 @@ const summary: ReporterDescription = [
     expectFile: expectFile ? path.resolve(callerDir, expectFile) : undefined,
     specUrl: setting('CONFORMANCE_SPEC_URL'),
     name: setting('CONFORMANCE_NAME'),
-    junitFile: process.env.CONFORMANCE_REPORTERS === 'summary' ? undefined : junitFile,
+    playwrightReport: process.env.CONFORMANCE_REPORTERS === 'summary' ? undefined : 'html/index.html',
   },
 ];
-// CONFORMANCE_REPORTERS=summary: only the dot line and the summary (used by the self-test).
-const own: ReporterDescription[] =
-  process.env.CONFORMANCE_REPORTERS === 'summary'
+// The suite's reporter writes summary.json, summary.md, junit.xml and index.html; Playwright's HTML report
+// (html/) keeps the traces. CONFORMANCE_REPORTERS=summary: only the dot line and the suite's reporter.
+// --list (CONFORMANCE_LIST_ONLY, set by the CLI): the list of rules only, no report (nothing was run).
+const own: ReporterDescription[] = process.env.CONFORMANCE_LIST_ONLY
+  ? [['list']]
+  : process.env.CONFORMANCE_REPORTERS === 'summary'
     ? [['dot'], summary]
-    : [
-        ['list'],
-        ['junit', { outputFile: junitFile }],
-        ['html', { outputFolder: path.join(reportDir, 'html'), open: 'never' }],
-        summary,
-      ];
+    : [['list'], ['html', { outputFolder: path.join(reportDir, 'html'), open: 'never' }], summary];
 const ownNames = new Set(own.map(([name]) => name));
 const extra: ReporterDescription[] = (setting('CONFORMANCE_EXTRA_REPORTERS') ?? '')
   .split(',')

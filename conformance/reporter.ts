@@ -1,26 +1,39 @@
 /**
  * Turns the run into the conformance verdict: one entry per catalogue rule (passed, failed, skipped,
- * could not set up, expected failure or unexpectedly passing, with the reason, the exchange that decided
- * a failure, and the spec statements it checks), written as summary.json (its schema:
- * summary.schema.json) and rendered to summary.md in the report folder, plus an optional counts file for
- * a CI tally. A failed SHOULD is a warning, and so is a stop that needed SIGKILL: the run's status is
- * overridden to "passed" unless a MUST rule failed that --expect does not list, or the target never
- * answered. Prints the last line of the run: `N passed, N failed`. Rewrites junit.xml so that a rule that
- * could not be set up is an <error> and an expected failure a <skipped>.
+ * not selected, could not set up, expected failure or unexpectedly passing, with the reason, the exchange
+ * that decided a failure, and the spec statements it checks), written as summary.json (its schema:
+ * summary.schema.json), and rendered by report/ into summary.md, junit.xml (by level) and index.html in
+ * the report folder, plus an optional counts file for a CI tally. A failed SHOULD is a warning, and so
+ * is a stop that needed SIGKILL: the run's status is overridden to "passed" unless a MUST rule failed
+ * that --expect does not list, or the run broke (the target never answered). While the run goes, a rule
+ * running longer than a few seconds gets a progress line; at the end, a verdict table per section, then
+ * the last line of the run: `N passed, N failed`. Under GitHub Actions (GITHUB_ACTIONS=true) it also
+ * prints the annotations (report/github.ts) and appends summary.md to $GITHUB_STEP_SUMMARY.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { failureFailsRun, type Level, RULES, SECTIONS, statusOf } from './rules.ts';
+import type { Signature } from './model/signature.ts';
+import { type Defect, defectsOf } from './report/defects.ts';
+import { workflowCommands } from './report/github.ts';
+import { renderHtml } from './report/html.ts';
+import { renderJunit } from './report/junit.ts';
+import { renderMarkdown } from './report/markdown.ts';
+import { renderVerdictTable } from './report/terminal.ts';
+import { failureFailsRun, type Level, RULES, statusOf } from './rules.ts';
 import type { Exchange } from './support/http.ts';
 
 export type RuleStatus =
   | 'passed'
   | 'failed'
   | 'skipped'
+  /** Left out of this run by --grep (or another selection): not checked, and no part of the verdict. */
+  | 'not selected'
   /** Its own set-up step failed (an annotation `setup-error` from support/rule.ts): not checked. */
   | 'could not set up'
+  /** It stopped before it could check (out of time, no answer, the implementation exited): not checked. */
+  | 'could not finish'
   /** Failed, and listed by --expect: does not fail the run. */
   | 'expected failure'
   /** Listed by --expect, yet passed: the list is out of date (a warning). */
@@ -43,6 +56,10 @@ export interface RuleOutcome {
   expected?: string;
   /** The request and answer that decided a failure, and a curl line that replays the request. */
   exchange?: Exchange;
+  /** What the rule's disagreements with the model were about (model/signature.ts): grouped into defects. */
+  signatures?: Signature[];
+  /** The defect (`D1`) this rule fails because of, when an earlier rule already named it. */
+  defect?: string;
 }
 
 export interface Summary {
@@ -51,7 +68,7 @@ export interface Summary {
   /** The implementation's name: --name, else the target. */
   name: string;
   target: string;
-  /** `incomplete`: no MUST rule failed, but some were skipped (not checked). */
+  /** Over the rules selected: `incomplete`: no MUST rule failed, but some were skipped (not checked). */
   verdict: 'conforms' | 'incomplete' | 'does not conform';
   generatedAt: string;
   /** warnings: failed SHOULD rules plus rules with a warning (a forced stop). */
@@ -61,12 +78,17 @@ export interface Summary {
     skipped: number;
     warnings: number;
     notSetUp: number;
+    notFinished: number;
     expectedFailures: number;
     unexpectedPasses: number;
+    /** Rules of the catalogue this run did not select (--grep). */
+    notSelected?: number;
   };
   /** Where statement anchors link to (from --spec-url), if given. */
   specUrl?: string;
   errors: string[];
+  /** The failing rules grouped by the signatures of their disagreements (report/defects.ts). */
+  defects: Defect[];
   rules: RuleOutcome[];
 }
 
@@ -77,8 +99,8 @@ interface Options {
   /** A JSON file {"RULE-ID": "reason", ...}: the rules known to fail (--expect). */
   expectFile?: string;
   name?: string;
-  /** The JUnit file Playwright's junit reporter writes (rewritten at the end, see rewriteJunit). */
-  junitFile?: string;
+  /** Where Playwright's own HTML report goes (linked from index.html), relative to outputDir. */
+  playwrightReport?: string;
 }
 
 /** This package's manifest: the suite's name, version and the spec revision it checks. */
@@ -112,6 +134,23 @@ export function readExpectations(file: string): Map<string, string> {
   return out;
 }
 
+/**
+ * The signatures a rule's `signature` annotations carry (support/rule.ts): those of its level's
+ * concern (a SHOULD disagreement does not explain a MUST rule's failure), each once.
+ */
+function signaturesIn(annotations: Array<{ type: string; description?: string }>, level: Level): Signature[] {
+  const out = new Map<string, Signature>();
+  for (const a of annotations) {
+    if (a.type !== 'signature' || !a.description) continue;
+    try {
+      const { operation, aspect, seen, level: found } = JSON.parse(a.description);
+      if (found === 'SHOULD' && level === 'MUST') continue;
+      out.set(`${operation}|${aspect}|${seen}`, { operation, aspect, seen });
+    } catch {}
+  }
+  return [...out.values()];
+}
+
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 const clean = (text: string) => text.replace(ANSI, '').trim();
 
@@ -132,7 +171,13 @@ export default class ConformanceReporter implements Reporter {
   private readonly countsFile: string | undefined;
   private readonly specUrl: string | undefined;
   private readonly name: string | undefined;
-  private readonly junitFile: string | undefined;
+  private readonly playwrightReport: string | undefined;
+  /** The rule ids this run selected (every test Playwright was given after --grep). */
+  private readonly selected = new Set<string>();
+  /** Rules running now, with when they began and when their last progress line was printed. */
+  private readonly running = new Map<string, { title: string; began: number; told: number }>();
+  private progressTimer: NodeJS.Timeout | undefined;
+  private summary: Summary | undefined;
   private readonly expectations: Map<string, string>;
 
   constructor(options: Options = {}) {
@@ -140,7 +185,7 @@ export default class ConformanceReporter implements Reporter {
     this.countsFile = options.countsFile ? path.resolve(options.countsFile) : undefined;
     this.specUrl = options.specUrl;
     this.name = options.name;
-    this.junitFile = options.junitFile;
+    this.playwrightReport = options.playwrightReport;
     this.expectations = new Map();
     if (options.expectFile) {
       try {
@@ -157,11 +202,36 @@ export default class ConformanceReporter implements Reporter {
 
   onBegin(_config: unknown, suite: Suite): void {
     this.suite = suite;
+    for (const test of suite.allTests()) {
+      const id = ruleOf(test);
+      if (id) this.selected.add(id);
+    }
+    this.progressTimer = setInterval(() => this.progress(), 1000);
+    this.progressTimer.unref();
+  }
+
+  onTestBegin(test: TestCase): void {
+    const id = ruleOf(test);
+    if (id) this.running.set(id, { title: test.title, began: Date.now(), told: 0 });
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const id = test.annotations.find((a) => a.type === 'rule')?.description;
-    if (id) this.results.set(id, { test, result });
+    const id = ruleOf(test);
+    if (id) {
+      this.results.set(id, { test, result });
+      this.running.delete(id);
+    }
+  }
+
+  /** A line for every rule running longer than PROGRESS_AFTER_MS, then one every PROGRESS_EVERY_MS. */
+  private progress(): void {
+    const now = Date.now();
+    for (const [, rule] of this.running) {
+      const ran = now - rule.began;
+      if (ran < PROGRESS_AFTER_MS || now - rule.told < PROGRESS_EVERY_MS) continue;
+      rule.told = now;
+      console.log(`  … ${rule.title}: still running (${Math.round(ran / 1000)} s)`);
+    }
   }
 
   onError(error: TestError): void {
@@ -190,6 +260,9 @@ export default class ConformanceReporter implements Reporter {
       statements: rule.statements,
     };
     const entry = this.results.get(rule.id);
+    // Known once Playwright has the selected tests (onBegin); a run that broke before has no selection.
+    if (!entry && this.selected.size && !this.selected.has(rule.id))
+      return { ...base, status: 'not selected', reason: 'not selected by --grep' };
     if (!entry) {
       const reason = this.errors.length
         ? `not run: ${this.errors[0]?.split('\n')[0]}`
@@ -204,18 +277,31 @@ export default class ConformanceReporter implements Reporter {
     const warnings = [
       ...new Set(annotations.filter((a) => a.type === 'warning').map((a) => a.description ?? '')),
     ];
+    const signatures = signaturesIn(annotations, rule.level);
     const withObs = {
       ...(observations.length ? { observations } : {}),
       ...(warnings.length ? { warnings } : {}),
+      ...(signatures.length ? { signatures } : {}),
     };
     if (result.status === 'skipped') {
       const reason = annotations.find((a) => a.type === 'skip')?.description || 'skipped';
       return { ...base, status: 'skipped', reason, ...withObs };
     }
     if (result.status === 'passed') return { ...base, status: 'passed', ...withObs };
+    // Time, or the implementation's exit, decided it: not checked, whatever the level (support/rule.ts).
+    const unfinished = annotations.find((a) => a.type === 'unfinished')?.description;
+    const progress = annotations.find((a) => a.type === 'progress')?.description;
+    if (unfinished || result.status === 'timedOut')
+      return {
+        ...base,
+        status: 'could not finish',
+        reason:
+          unfinished ??
+          `could not finish within the rule's ${test.timeout / 1000} s (--timeout MS gives more): ${progress ?? 'no request sent yet'}`,
+        ...withObs,
+      };
     const message = result.errors.map((e) => e.message ?? e.value ?? '').join('\n') || result.status;
-    const reason =
-      result.status === 'timedOut' ? `timed out: ${firstLines(message, 3)}` : firstLines(message);
+    const reason = firstLines(message);
     if (statusOf(rule.level, 'failed') === 'info')
       return {
         ...base,
@@ -241,8 +327,18 @@ export default class ConformanceReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
-    void this.suite;
-    const rules = RULES.map((rule) => this.outcome(rule));
+    clearInterval(this.progressTimer);
+    if (result.status === 'interrupted') this.errors.push('the run was interrupted before every rule ran');
+    if (result.status === 'timedout')
+      this.errors.push('the run timed out (--global-timeout) before every rule ran');
+    const unrun = [...this.selected].filter((id) => !this.results.has(id));
+    if (!this.errors.length && unrun.length)
+      this.errors.push(
+        `${unrun.length} selected rule(s) did not run: ${unrun.slice(0, 5).join(', ')}${unrun.length > 5 ? ', …' : ''}`,
+      );
+    const outcomes = RULES.map((rule) => this.outcome(rule));
+    const { defects, byRule } = defectsOf(outcomes);
+    const rules = outcomes.map((r) => (byRule.has(r.id) ? { ...r, defect: byRule.get(r.id) as string } : r));
     const must = (status: RuleStatus) =>
       rules.filter((r) => r.status === status && failureFailsRun(r.level)).length;
     const mustFailed = rules.filter((r) => statusOf(r.level, r.status) === 'failed').length;
@@ -257,9 +353,14 @@ export default class ConformanceReporter implements Reporter {
           r.warnings?.length,
       ).length,
       notSetUp: rules.filter((r) => r.status === 'could not set up').length,
+      notFinished: rules.filter((r) => r.status === 'could not finish').length,
       expectedFailures: rules.filter((r) => r.status === 'expected failure').length,
       unexpectedPasses: rules.filter((r) => r.status === 'unexpectedly passing').length,
+      notSelected: rules.filter((r) => r.status === 'not selected').length,
     };
+    // The implementation exited or stopped answering during the run (support/global-setup.ts): the run broke.
+    for (const what of [process.env.CONFORMANCE_TARGET_EXITED, process.env.CONFORMANCE_TARGET_STALLED])
+      if (what && !this.errors.includes(what)) this.errors.push(what);
     const broken = this.errors.length > 0 || result.status === 'interrupted' || result.status === 'timedout';
     const { name: suiteName, version, specRevision } = manifest();
     const target =
@@ -270,7 +371,7 @@ export default class ConformanceReporter implements Reporter {
     const verdict: Summary['verdict'] =
       mustFailed > 0 || must('expected failure') > 0 || broken
         ? 'does not conform'
-        : must('skipped') + must('could not set up') > 0
+        : must('skipped') + must('could not set up') + must('could not finish') > 0
           ? 'incomplete'
           : 'conforms';
     const summary: Summary = {
@@ -283,11 +384,18 @@ export default class ConformanceReporter implements Reporter {
       counts,
       ...(this.specUrl ? { specUrl: this.specUrl } : {}),
       errors: this.errors,
+      defects,
       rules,
     };
     fs.mkdirSync(this.outputDir, { recursive: true });
     fs.writeFileSync(path.join(this.outputDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     fs.writeFileSync(path.join(this.outputDir, 'summary.md'), renderMarkdown(summary));
+    fs.writeFileSync(path.join(this.outputDir, 'junit.xml'), renderJunit(summary));
+    fs.writeFileSync(
+      path.join(this.outputDir, 'index.html'),
+      renderHtml(summary, { playwrightReport: this.playwrightReport }),
+    );
+    this.summary = summary;
     const failedForCi = counts.failed + (broken ? 1 : 0);
     if (this.countsFile) {
       fs.mkdirSync(path.dirname(this.countsFile), { recursive: true });
@@ -301,10 +409,10 @@ export default class ConformanceReporter implements Reporter {
         }),
       );
     }
-    if (this.junitFile) rewriteJunit(this.junitFile, rules);
     const notes = [
       counts.warnings ? `${counts.warnings} warning(s)` : '',
       counts.notSetUp ? `${counts.notSetUp} could not set up` : '',
+      counts.notFinished ? `${counts.notFinished} could not finish` : '',
       counts.expectedFailures ? `${counts.expectedFailures} expected failure(s)` : '',
       counts.unexpectedPasses ? `${counts.unexpectedPasses} unexpectedly passing` : '',
       counts.skipped ? `${counts.skipped} skipped` : '',
@@ -315,175 +423,23 @@ export default class ConformanceReporter implements Reporter {
   }
 
   async onExit(): Promise<void> {
+    if (this.summary) {
+      console.log(renderVerdictTable(this.summary));
+      if (process.env.GITHUB_ACTIONS === 'true') toGithub(this.summary, this.outputDir);
+    }
     if (this.lastLine) console.log(this.lastLine);
   }
 }
 
-const escapeXml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** A progress line for a rule that has run this long, then another each PROGRESS_EVERY_MS. */
+const PROGRESS_AFTER_MS = 5_000;
+const PROGRESS_EVERY_MS = 15_000;
 
-/**
- * Playwright's junit.xml knows failures only: a rule that could not be set up becomes an <error> (not
- * checked, not a failed assertion) and an expected failure a <skipped> with the --expect reason, and the
- * failures/errors/skipped counts of each <testsuite> and of <testsuites> are recounted.
- */
-export function rewriteJunit(file: string, rules: RuleOutcome[]): void {
-  if (!fs.existsSync(file)) return;
-  const byId = new Map(rules.map((r) => [r.id, r]));
-  let xml = fs.readFileSync(file, 'utf8');
-  xml = xml.replace(
-    /<testcase name="([A-Z]+(?:-[A-Z]+)*-\d+) [^"]*"[^>]*>[\s\S]*?<\/testcase>/g,
-    (block, id: string) => {
-      const rule = byId.get(id);
-      if (rule?.status === 'could not set up')
-        return block
-          .replace(
-            /<failure message="[^"]*" type="[^"]*"/,
-            `<error message="${escapeXml(rule.reason ?? '')}" type="SETUP"`,
-          )
-          .replace('</failure>', '</error>');
-      if (rule?.status === 'expected failure')
-        return block.replace(
-          /<failure [\s\S]*?<\/failure>/,
-          `<skipped message="${escapeXml(`expected failure: ${rule.expected ?? ''}`)}"/>`,
-        );
-      return block;
-    },
-  );
-  const count = (text: string, tag: string) => (text.match(new RegExp(`<${tag}[ >/]`, 'g')) ?? []).length;
-  const recount = (open: string, body: string) =>
-    open
-      .replace(/ failures="\d+"/, ` failures="${count(body, 'failure')}"`)
-      .replace(/ errors="\d+"/, ` errors="${count(body, 'error')}"`)
-      .replace(/ skipped="\d+"/, ` skipped="${count(body, 'skipped')}"`);
-  xml = xml.replace(
-    /(<testsuite [^>]*>)([\s\S]*?<\/testsuite>)/g,
-    (_all, open: string, body: string) => recount(open, body) + body,
-  );
-  xml = xml.replace(
-    /(<testsuites [^>]*>)([\s\S]*<\/testsuites>)/,
-    (_all, open: string, body: string) => recount(open, body) + body,
-  );
-  fs.writeFileSync(file, xml);
-}
+const ruleOf = (test: TestCase) => test.annotations.find((a) => a.type === 'rule')?.description;
 
-const ICON: Record<string, string> = {
-  passed: '✅ passed',
-  failed: '❌ failed',
-  warning: '⚠️ warning',
-  skipped: '⏭️ skipped',
-  'could not set up': '🚧 could not set up',
-  'expected failure': '☑️ expected failure',
-  'unexpectedly passing': '❗ unexpectedly passing',
-  info: 'ℹ️ recorded',
-};
-
-/** A rule's status as shown in a table (summary.md, compare.md): its outcome as its level counts it. */
-export const statusLabel = (rule: Pick<RuleOutcome, 'level' | 'status'>): string =>
-  ICON[statusOf(rule.level, rule.status)] ?? rule.status;
-
-const VERDICT: Record<Summary['verdict'], string> = {
-  conforms: 'every MUST rule was checked and passed',
-  incomplete: 'no MUST rule failed, but some were skipped: see the reasons',
-  'does not conform': 'a MUST rule failed, or the run broke',
-};
-
-function cell(text: string | undefined): string {
-  return (text ?? '').replace(/\|/g, '\\|').replace(/\n+/g, '<br>');
-}
-
-/** A fence longer than any run of backticks in the text. */
-function fenced(text: string, lang: string): string[] {
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
-  const fence = '`'.repeat(longest + 1);
-  return [`${fence}${lang}`, text, fence];
-}
-
-/** The exchange that decided a rule, collapsed: the request, the answer (body cut), the curl line. */
-export function renderExchange(id: string, e: Exchange): string[] {
-  const { request, response } = e;
-  const head = (headers: Record<string, string>) => Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
-  const req = [
-    `${request.method} ${request.url}`,
-    ...head(request.headers),
-    ...(request.body !== undefined ? ['', request.body] : []),
-  ];
-  const res = [`${response.status}`, ...head(response.headers), '', response.body];
-  const cutNote = response.truncated
-    ? `the body is cut at ${e.bodyLimit} of its ${response.bytes} bytes`
-    : `the whole body (${response.bytes} bytes; bodies are cut at ${e.bodyLimit})`;
-  return [
-    `<details><summary>${id}: the exchange that decided it, and a curl line to replay it</summary>`,
-    '',
-    'Request:',
-    '',
-    ...fenced(req.join('\n'), 'http'),
-    '',
-    `Response (${cutNote}):`,
-    '',
-    ...fenced(res.join('\n'), 'http'),
-    '',
-    ...fenced(e.curl, 'sh'),
-    '',
-    '</details>',
-    '',
-  ];
-}
-
-export function renderMarkdown(summary: Summary): string {
-  const { counts } = summary;
-  const out: string[] = [
-    '# Conformance report',
-    '',
-    ...(summary.name !== summary.target ? [`- Implementation: ${summary.name}`] : []),
-    `- Target: ${summary.target}`,
-    `- Suite: ${summary.suite.name} ${summary.suite.version}, spec revision ${summary.spec.revision}`,
-    `- Generated: ${summary.generatedAt}`,
-    `- Verdict: **${summary.verdict}** (${VERDICT[summary.verdict]})`,
-    '',
-    '| passed | failed (MUST) | warnings | skipped | could not set up | expected failures | unexpectedly passing |',
-    '|---|---|---|---|---|---|---|',
-    `| ${counts.passed} | ${counts.failed} | ${counts.warnings} | ${counts.skipped} | ${counts.notSetUp} | ${counts.expectedFailures} | ${counts.unexpectedPasses} |`,
-    '',
-    'Levels: MUST = stated by the spec, a failure fails the run; SHOULD = HTTP practice the spec implies, a failure is a warning;',
-    'INFO = left open by the spec, recorded and never failed. Skipped rules were not checked (see the reason): they are not passes.',
-    summary.specUrl
-      ? `Spec: the statements each rule checks link to [the spec](${summary.specUrl}).`
-      : 'Spec: the Spec column names the anchors of the statements each rule checks in docs/SPEC.md of the user-service repository (--spec-url links them).',
-    '',
-  ];
-  const statement = (id: string) => (summary.specUrl ? `[${id}](${summary.specUrl}#${id})` : id);
-  if (summary.errors.length) out.push('## Run errors', '', ...summary.errors.map((e) => `- ${cell(e)}`), '');
-  for (const section of SECTIONS) {
-    const rules = summary.rules.filter((r) => r.section === section);
-    if (!rules.length) continue;
-    out.push(
-      `## ${section}`,
-      '',
-      '| Rule | Level | Status | Check | Spec | Reason / observation |',
-      '|---|---|---|---|---|---|',
-    );
-    for (const r of rules) {
-      const note = [
-        r.expected ? `expected to fail (--expect): ${r.expected}` : '',
-        r.reason,
-        ...(r.observations ?? []),
-        ...(r.warnings ?? []).map((w) => `⚠️ ${w}`),
-      ]
-        .filter(Boolean)
-        .join('\n');
-      const spec = (r.statements ?? []).map(statement).join(', ');
-      out.push(`| ${r.id} | ${r.level} | ${statusLabel(r)} | ${cell(r.title)} | ${spec} | ${cell(note)} |`);
-    }
-    out.push('');
-    for (const r of rules) if (r.exchange) out.push(...renderExchange(r.id, r.exchange));
-  }
-  const info = summary.rules.filter((r) => r.level === 'INFO');
-  out.push('## What the implementation does where the spec is open (INFO)', '');
-  for (const r of info)
-    out.push(
-      `- **${r.id}** ${r.title}: ${r.status === 'skipped' ? `skipped (${r.reason})` : (r.observations ?? ['(nothing recorded)']).join('; ')}`,
-    );
-  out.push('');
-  return out.join('\n');
+/** Under GitHub Actions: the annotations on stdout, summary.md appended to the job summary. */
+function toGithub(summary: Summary, outputDir: string): void {
+  for (const line of workflowCommands(summary)) console.log(line);
+  const file = process.env.GITHUB_STEP_SUMMARY;
+  if (file) fs.appendFileSync(file, `${fs.readFileSync(path.join(outputDir, 'summary.md'), 'utf8')}\n`);
 }

@@ -417,8 +417,8 @@ export const RULES: readonly Rule[] = [
     id: 'USR-OPT-02',
     level: 'MUST',
     section: 'A.6 OPTIONS',
-    title: 'the operations element reads exactly "GET, PUT, POST, DELETE"',
-    spec: 'The OPTIONS response is the XML element <operations>GET, PUT, POST, DELETE</operations>.',
+    title: 'the OPTIONS answer is exactly the bytes <operations>GET, PUT, POST, DELETE</operations>',
+    spec: 'The OPTIONS response is the XML element <operations>GET, PUT, POST, DELETE</operations>: exactly those bytes, as the original wrote them (no declaration, no white space).',
     statements: ['RES-OPS-1', 'A-R6'],
     file: 'tests/options.spec.ts',
   },
@@ -519,6 +519,15 @@ export const RULES: readonly Rule[] = [
     spec: 'Write operations receive form-encoded input (application/x-www-form-urlencoded).',
     statements: ['SVC-7', 'A-EP-3'],
     axes: ['exactness'],
+    file: 'tests/representations.spec.ts',
+  },
+  {
+    id: 'USR-RESULT-01',
+    level: 'MUST',
+    section: 'A. Representations: XML and forms',
+    title: 'every write answer is exactly the bytes <result>success</result> or <result>failure</result>',
+    spec: 'A write operation returns an XML document of exactly one of two forms: <result>success</result> or <result>failure</result> (clients of the original compare the string: no declaration, no white space).',
+    statements: ['RES-RESULT-1', 'SVC-8'],
     file: 'tests/representations.spec.ts',
   },
   {
@@ -892,6 +901,30 @@ export const RULES: readonly Rule[] = [
     statements: ['SVC-9', 'A-R1.1', 'A-R2', 'A-R7'],
     axes: ['freshness'],
     file: 'tests/freshness.spec.ts',
+  },
+
+  // --- Exploration: random sequences and concurrent histories checked against the model (explore/)
+  {
+    id: 'EXP-SEQ-01',
+    level: 'MUST',
+    section: 'Consequences along axes',
+    title: 'random sequences of operations agree with the model, step by step and in the state they leave',
+    spec: 'Every answer of a seeded random sequence of section A operations (ids and texts drawn along every axis) is one the spec allows, and the collection read back is the one the spec says; a failure is shrunk to a minimal sequence and reported once per defect.',
+    statements: [
+      'A-R1.1',
+      'A-R2',
+      'A-R3.2',
+      'A-R3.3',
+      'A-R4.1',
+      'A-R4.2',
+      'A-R5.1',
+      'A-R5.2',
+      'RES-USER-2',
+      'RES-USER-3',
+      'A-PATH-1',
+    ],
+    axes: ['exactness', 'identity', 'freshness'],
+    file: 'tests/explore.spec.ts',
   },
 ];
 

@@ -3,7 +3,8 @@
 # (scripts/prepare-conformance-image-context.sh: the packed suite, its lock file, node_modules), runs it with
 # --network host against the self-test's correct implementation started on the host, and checks the run:
 # exit code 0, a summary with the suite's version, no MUST rule failed (the fresh-instance rules are skipped,
-# as they must be with a URL only). Removes its image and folders afterwards.
+# as they must be with a URL only); its OCI labels (version, spec revision) and its user (node, not root).
+# Removes its image and folders afterwards.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -19,7 +20,12 @@ cleanup() {
 trap cleanup EXIT
 
 scripts/prepare-conformance-image-context.sh "$work/context"
-docker build -q -t "$image" "$work/context" >/dev/null
+# shellcheck disable=SC2046 # the build arguments are words
+docker build -q $(scripts/image-build-args.sh conformance) -t "$image" "$work/context" >/dev/null
+# Ready to publish: the labels say what is inside, and it does not run as root.
+labels=$(docker image inspect -f '{{index .Config.Labels "org.opencontainers.image.version"}} {{index .Config.Labels "io.user-service.spec.revision"}} {{.Config.User}}' "$image")
+expected="$(node -p "require('./conformance/package.json').version") $(node conformance/tools/spec-revision.mjs docs/SPEC.md) node"
+if [ "$labels" != "$expected" ]; then echo "conformance image: labels and user '$labels', expected '$expected'" >&2; exit 1; fi
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 mkdir -p "$work/data" "$work/report" && chmod 777 "$work/report"
 node conformance/selftest/impl/server.mjs --port "$port" --data "$work/data" &

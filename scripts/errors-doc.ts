@@ -5,10 +5,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ERRORS, type ErrorEntry, type Representation } from '../server/src/errors.ts';
+import { withBlock } from './lib/generated-block.ts';
 
 export const ERRORS_DOC = fileURLToPath(new URL('../docs/errors.md', import.meta.url));
-const BEGIN = '<!-- error table: generated from server/src/errors.ts by `make errors-doc` -->';
-const END = '<!-- end of error table -->';
+const MARKERS = {
+  begin: '<!-- error table: generated from server/src/errors.ts by `make errors-doc` -->',
+  end: '<!-- end of error table -->',
+};
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|');
@@ -36,10 +39,7 @@ export function renderErrorTable(): string {
 
 /** The page with its table block replaced by `table`. */
 export function withTable(page: string, table: string): string {
-  const begin = page.indexOf(BEGIN);
-  const end = page.indexOf(END);
-  if (begin === -1 || end < begin) throw new Error(`docs/errors.md lacks the markers ${BEGIN} … ${END}`);
-  return `${page.slice(0, begin + BEGIN.length)}\n${table}\n${page.slice(end)}`;
+  return withBlock(page, MARKERS, table, 'docs/errors.md');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -18,12 +18,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { signatureKey } from '../model/signature.ts';
 import type { Summary } from '../reporter.ts';
 import { RULES, ruleById, statusOf } from '../rules.ts';
 import { freePort, waitUntilAnswering } from '../support/target.ts';
 import { parseXml } from '../support/xml.ts';
 import { coverage } from '../tools/coverage.ts';
-import { DEFECTS, type Defect } from './impl/defects.mjs';
+import { COMPOUNDS, DEFECTS, type Defect } from './impl/defects.mjs';
+import { suiteEnv } from './suite-env.ts';
 import { validateSummary } from './summary-schema.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -51,19 +53,9 @@ interface Run {
 async function runSuite(env: Record<string, string>, args: string[] = []): Promise<Run> {
   const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-selftest-'));
   const started = Date.now();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(childEnv)) if (name.startsWith('CONFORMANCE_')) delete childEnv[name];
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: pkg,
-    env: {
-      ...childEnv,
-      CONFORMANCE_REPORT_DIR: reportDir,
-      CONFORMANCE_COUNTS_FILE: '',
-      CONFORMANCE_REPORTERS: 'summary',
-      CONFORMANCE_WORKERS: '2',
-      FORCE_COLOR: '0',
-      ...env,
-    },
+    env: suiteEnv(reportDir, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -115,7 +107,10 @@ function declared(name: string): Defect {
 const isolated = declared(ISOLATED_DEFECT);
 const setupDefect = declared(SETUP_DEFECT);
 const CASES = Object.entries(DEFECTS)
-  .filter(([defect]) => defect !== ISOLATED_DEFECT && defect !== SETUP_DEFECT)
+  .filter(
+    ([defect, declared]) =>
+      defect !== ISOLATED_DEFECT && defect !== SETUP_DEFECT && !declared.exploreCommandOnly,
+  )
   .map(([defect, declared]) => ({ defect, ...declared }));
 
 /**
@@ -215,8 +210,9 @@ describe('conformance suite self-test', () => {
   });
 
   it('every defect of the implementation names the catalogue rules that must catch it', () => {
-    for (const [defect, { caughtBy }] of Object.entries(DEFECTS)) {
-      expect(caughtBy, defect).to.not.be.empty;
+    for (const [defect, { caughtBy, exploreCommandOnly }] of Object.entries(DEFECTS)) {
+      // Caught by the explore command's concurrent rounds only (selftest/explore.test.ts): no rule.
+      if (!exploreCommandOnly) expect(caughtBy, defect).to.not.be.empty;
       for (const id of caughtBy) expect(() => ruleById(id), `${defect}: ${id}`).to.not.throw();
     }
   });
@@ -253,9 +249,17 @@ describe('conformance suite self-test', () => {
   });
 
   it(`${ISOLATED_DEFECT} (${isolated.wrong}) is reported by ${isolated.caughtBy.join(', ')} only`, async () => {
-    const run = await runSuite({ CONFORMANCE_START_COMMAND: command(ISOLATED_DEFECT) });
-    const notPassed = run.summary.rules.filter((r) => r.status !== 'passed').map((r) => r.id);
+    // The hand-written rules only: the explorer also meets this defect (a PUT without a field is stored),
+    // under a signature of its own, at random; its power is measured apart (docs/exploration.md).
+    const run = await runSuite({ CONFORMANCE_START_COMMAND: command(ISOLATED_DEFECT) }, [
+      '--grep-invert',
+      'EXP-',
+    ]);
+    const notPassed = run.summary.rules
+      .filter((r) => r.status !== 'passed' && r.status !== 'not selected')
+      .map((r) => r.id);
     expect(notPassed, run.output).to.deep.equal(isolated.caughtBy);
+    expect(run.summary.defects, 'one defect').to.have.length(1);
     expect(run.code, 'HTTP-04 is a SHOULD: exit code 0').to.equal(0);
     caught.push(
       `${ISOLATED_DEFECT}: ${run.failed.join(', ')}, every other rule passed (${run.seconds.toFixed(1)} s)`,
@@ -267,11 +271,14 @@ describe('conformance suite self-test', () => {
     const run = await runSuite({ CONFORMANCE_START_COMMAND: command(SETUP_DEFECT) }, ['--grep', id]);
     const rule = run.summary.rules.find((r) => r.id === id);
     expect(rule?.status, run.output).to.equal(setupDefect.reported);
-    expect(rule?.reason).to.match(/could not set up: PUT of user \d+: PUT \/UserService\/users → 500/);
+    expect(rule?.reason).to.match(
+      /could not set up: PUT of user \d+: PUT \/UserService\/users answered 500 \(a server error\)/,
+    );
+    expect(run.summary.defects, 'one defect').to.have.length(1);
     caught.push(`${SETUP_DEFECT}: ${id} could not set up (${run.seconds.toFixed(1)} s)`);
   });
 
-  it('USR-SIZE-01 on an implementation too slow for its time says how far creating got, not a bare timeout', async () => {
+  it('USR-SIZE-01 on an implementation too slow for its time could not finish, and says how far creating got', async () => {
     // 50 concurrent PUTs of 50 ms each: at most 1,000 users a second, so 10,001 cannot fit in 4 s.
     const run = await runSuite({ CONFORMANCE_START_COMMAND: command(undefined, ' --put-delay 50') }, [
       '--grep',
@@ -280,7 +287,9 @@ describe('conformance suite self-test', () => {
       '8000',
     ]);
     const rule = run.summary.rules.find((r) => r.id === 'USR-SIZE-01');
-    expect(rule?.status, run.output).to.equal('failed');
+    // Time is never the verdict: not checked, not failed.
+    expect(rule?.status, run.output).to.equal('could not finish');
+    expect(run.summary.verdict).to.equal('incomplete');
     expect(rule?.reason, run.output).to.match(
       /created \d+ of 10001 users in [\d.]+ s \(\d+ per second: all of them would take about \d+ s\); creating may take half of the rule's 8 s\. .*--timeout MS/,
     );
@@ -308,7 +317,16 @@ describe('conformance suite self-test', () => {
       if (c.only)
         expect(run.failed.sort(), `failed rules\n${run.output}`).to.deep.equal([...c.caughtBy].sort());
       expect(run.lastLine).to.match(/^\d+ passed, \d+ failed$/);
-      caught.push(`${c.defect}: ${run.failed.join(', ')} (${run.seconds.toFixed(1)} s)`);
+      // One defect, however many rules meet it (report/defects.ts).
+      const defects = run.summary.defects.map(
+        (d) => `${d.id} ${signatureKey(d.signature)}: ${d.rules.join(', ')}`,
+      );
+      // One defect; where the suite still names one cause twice, the case says so and why (defects.mjs).
+      const reported = c.reportedAs?.defects ?? 1;
+      expect(defects, `defects of ${c.defect}\n${run.output}`).to.have.length(reported);
+      caught.push(
+        `${c.defect}: ${run.failed.join(', ')}; ${reported} defect${reported === 1 ? '' : 's'} (${run.seconds.toFixed(1)} s)`,
+      );
     });
   }
 
@@ -363,6 +381,33 @@ describe('conformance suite self-test', () => {
     ).to.equal(true);
   });
 
+  // --- Compound implementations (issue 32): several defects at once, each declared in impl/defects.mjs
+  // (COMPOUNDS) by its signature. The whole suite, with its default settings: the report lists exactly
+  // the declared defects, each once, and no rule is reported "could not set up".
+  for (const [name, compound] of Object.entries(COMPOUNDS)) {
+    it(`compound ${name} (${compound.wrong}): ${compound.exact ? 'exactly' : 'at least'} its ${compound.defects.length} defects, 0 could not set up`, async () => {
+      // The hand-written rules' defects: the explorer (EXP-*) on compounds is measured on its own
+      // (docs/exploration.md), where it may name a consequence the model reads differently.
+      const run = await runSuite({ CONFORMANCE_START_COMMAND: command(name) }, [
+        ...(compound.args ?? []),
+        '--grep-invert',
+        'EXP-',
+      ]);
+      const listed = run.summary.defects.map((d) => signatureKey(d.signature));
+      if (compound.exact)
+        expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal(
+          [...compound.defects].sort(),
+        );
+      else expect(listed, `defects of ${name}\n${run.output}`).to.include.members([...compound.defects]);
+      // A service whose data file is torn answers 500 to everything after: a rule that starts then cannot
+      // reach its state by any operation (the corruption is the defect named); elsewhere, none.
+      if (!compound.brokenForGood) expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
+      caught.push(
+        `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
+      );
+    });
+  }
+
   describe('target modes', () => {
     let impl: ChildProcess | undefined;
     let url = '';
@@ -391,7 +436,8 @@ describe('conformance suite self-test', () => {
       });
       expect(await seeded.text()).to.contain('success');
       // USR-SIZE-01 (10,001 users created and deleted) is left to the runs with a start command.
-      const run = await runSuite({ CONFORMANCE_BASE_URL: url }, ['--grep-invert', 'USR-SIZE-01']);
+      // The explorer, which also meets the leftover user, is left out as in the case above.
+      const run = await runSuite({ CONFORMANCE_BASE_URL: url }, ['--grep-invert', 'USR-SIZE-01|EXP-']);
       const needing = new Set(RULES.filter((r) => r.needs).map((r) => r.id));
       for (const id of needing) {
         const rule = run.summary.rules.find((r) => r.id === id);
@@ -399,7 +445,13 @@ describe('conformance suite self-test', () => {
         expect(rule?.reason, id).to.match(/CONFORMANCE_START_COMMAND/);
       }
       const notPassed = run.summary.rules
-        .filter((r) => r.id !== 'USR-SIZE-01' && !needing.has(r.id) && r.status !== 'passed')
+        .filter(
+          (r) =>
+            r.id !== 'USR-SIZE-01' &&
+            !needing.has(r.id) &&
+            r.status !== 'passed' &&
+            r.status !== 'not selected',
+        )
         .map((r) => r.id);
       expect(notPassed, run.output).to.deep.equal(isolated.caughtBy);
       // Its cleanup could not remove what it left: reported against the rule that left it.

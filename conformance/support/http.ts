@@ -5,8 +5,12 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
-import { type APIRequestContext, expect } from '@playwright/test';
+import { type APIRequestContext, test } from '@playwright/test';
+import { CouldNotFinish, ExchangeFailure } from './failures.ts';
+import { formEncode } from './form.ts';
+import { exited, markUnresponsive, unresponsive } from './health.ts';
 import { setting } from './options.mjs';
+import { transportFailure } from './transport.ts';
 import { childText, elements, parseXml, type XmlDocument, type XmlElement } from './xml.ts';
 
 export interface Reply {
@@ -16,6 +20,8 @@ export interface Reply {
   headers: Record<string, string>;
   body: Buffer;
   text: string;
+  /** The exchange as the rule's log recorded it (Api.send): a failure on this answer carries it. */
+  exchange?: Exchange;
 }
 
 export interface User {
@@ -24,12 +30,7 @@ export interface User {
   profession: string;
 }
 
-/** `a b+c` → `a+b%2Bc`: application/x-www-form-urlencoded as browsers write it. */
-export function formEncode(fields: Record<string, string | number>): string {
-  return Object.entries(fields)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v)).replace(/%20/g, '+')}`)
-    .join('&');
-}
+export { formEncode };
 
 export function show(reply: Reply): string {
   const body = reply.text.length > 300 ? `${reply.text.slice(0, 300)}…` : reply.text;
@@ -57,14 +58,51 @@ export function mediaType(reply: Reply): MediaType | undefined {
   return { type: (type as string).trim().toLowerCase(), params };
 }
 
+/** Fails the rule on this answer: the report shows this exchange. */
+export function failOn(reply: Reply, message: string): never {
+  throw new ExchangeFailure(`${message}\n${show(reply)}`, reply.exchange);
+}
+
+const said = (reply: Reply) => `${reply.method} ${reply.path} answered`;
+const typeOf = (reply: Reply) =>
+  mediaType(reply)?.type ? `\`${mediaType(reply)?.type}\`` : 'no Content-Type';
+
 export function expectXmlMediaType(reply: Reply): void {
-  expect(mediaType(reply)?.type, `media type of ${show(reply)}`).toBe('application/xml');
+  if (mediaType(reply)?.type !== 'application/xml')
+    failOn(reply, `${said(reply)} ${typeOf(reply)}; the spec requires \`application/xml\``);
 }
 
 export function expectJsonUtf8(reply: Reply): void {
   const media = mediaType(reply);
-  expect(media?.type, `media type of ${show(reply)}`).toBe('application/json');
-  expect(media?.params.charset?.toLowerCase(), `charset of ${show(reply)}`).toBe('utf-8');
+  if (media?.type !== 'application/json')
+    failOn(reply, `${said(reply)} ${typeOf(reply)}; the spec requires \`application/json\``);
+  if (media.params.charset?.toLowerCase() !== 'utf-8')
+    failOn(reply, `${said(reply)} \`${reply.headers['content-type']}\`; the spec requires charset=utf-8`);
+}
+
+/** A 2xx, or the rule fails on this answer (a 5xx is named as the server error it is). */
+export function expectSuccess(reply: Reply, what: string): void {
+  if (reply.status >= 200 && reply.status <= 299) return;
+  failOn(
+    reply,
+    `${what}: ${said(reply)} ${reply.status}${reply.status >= 500 ? ' (a server error)' : ''}, not 2xx`,
+  );
+}
+
+const isXmlType = (type: string) =>
+  type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml');
+
+/**
+ * Why an answer that should be XML is not, said as its cause: a 5xx (with an empty body or not), an
+ * empty body, another representation. Undefined when it claims to be XML (then it is not well-formed).
+ */
+export function notXmlCause(reply: Reply): string | undefined {
+  const type = mediaType(reply)?.type;
+  if (reply.status >= 500)
+    return `${said(reply)} ${reply.status} (a server error) with ${reply.body.length ? `a body that is not XML [${type ?? 'no Content-Type'}]` : 'an empty body'}`;
+  if (!reply.body.length) return `${said(reply)} ${reply.status} with an empty body; the spec requires XML`;
+  if (type && !isXmlType(type)) return `${said(reply)} ${typeOf(reply)}; the spec requires XML`;
+  return undefined;
 }
 
 /** Decodes the body with the charset of the Content-Type or of the XML declaration (UTF-8 by default). */
@@ -85,11 +123,18 @@ export function xmlOf(reply: Reply): XmlDocument {
   try {
     return parseXml(decodeBody(reply));
   } catch (err) {
-    throw new Error(`not well-formed XML: ${(err as Error).message}\n${show(reply)}`);
+    return failOn(reply, notXmlCause(reply) ?? `not well-formed XML: ${(err as Error).message}`);
   }
 }
 
 export type Outcome = 'success' | 'failure';
+
+/** The spec's exact bytes of the write answers and of OPTIONS (RES-RESULT-1, RES-OPS-1). */
+export const RESULT_BYTES: Readonly<Record<Outcome, string>> = {
+  success: '<result>success</result>',
+  failure: '<result>failure</result>',
+};
+export const OPERATIONS_BYTES = '<operations>GET, PUT, POST, DELETE</operations>';
 
 /** The result element of a write answer; fails the rule when it is not exactly one of the two forms. */
 export function resultOf(reply: Reply): Outcome {
@@ -98,10 +143,19 @@ export function resultOf(reply: Reply): Outcome {
     .map((c) => (typeof c === 'string' ? c : '<element>'))
     .join('')
     .trim();
-  if (doc.root.name !== 'result' || (text !== 'success' && text !== 'failure')) {
-    throw new Error(`expected <result>success</result> or <result>failure</result>: ${show(reply)}`);
-  }
-  return text;
+  if (doc.root.name !== 'result' || (text !== 'success' && text !== 'failure'))
+    failOn(reply, `${said(reply)} neither <result>success</result> nor <result>failure</result>`);
+  return text as Outcome;
+}
+
+/** The result element is `outcome`, or the rule fails on this answer. */
+export function expectResult(reply: Reply, outcome: Outcome, what?: string): void {
+  const found = resultOf(reply);
+  if (found !== outcome)
+    failOn(
+      reply,
+      `${what ? `${what}: ` : ''}${said(reply)} <result>${found}</result>; expected <result>${outcome}</result>`,
+    );
 }
 
 export function userOf(element: XmlElement): User | undefined {
@@ -167,13 +221,27 @@ export class ExchangeLog {
   readonly exchanges: Exchange[] = [];
   readonly bodyLimit = Number(setting('CONFORMANCE_EXCHANGE_BODY_BYTES'));
 
-  record(request: Exchange['request'], reply: Reply): void {
-    this.exchanges.push({
+  record(request: Exchange['request'], reply: Reply): Exchange {
+    const exchange = {
       request,
       response: { status: reply.status, headers: reply.headers, ...cut(reply.body, this.bodyLimit) },
       bodyLimit: this.bodyLimit,
       curl: curlLine(request),
-    });
+    };
+    this.exchanges.push(exchange);
+    this.progress?.(
+      `${this.exchanges.length} requests answered, the last: ${reply.method} ${reply.path} → ${reply.status}`,
+    );
+    return exchange;
+  }
+
+  /** Told what the rule is waiting for and how far it got (the rule keeps it, for a rule that times out). */
+  progress?: (text: string) => void;
+
+  sending(method: string, path: string): void {
+    this.progress?.(
+      `${this.exchanges.length} requests answered; waiting for the answer to ${method} ${path} since ${new Date().toISOString()}`,
+    );
   }
 
   /**
@@ -195,11 +263,25 @@ export class ExchangeLog {
   }
 }
 
+/** How long one request may take, answer and body included. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ruleTitle = () => {
+  try {
+    return test.info().title.split(' ')[0];
+  } catch {
+    return undefined;
+  }
+};
+
 export class Api {
   constructor(
     readonly request: APIRequestContext,
     readonly baseUrl: string,
     readonly log: ExchangeLog = new ExchangeLog(),
+    /** Why the implementation behind baseUrl is gone, once it is (it exited): said instead of "refused". */
+    readonly gone: () => string | undefined = () => undefined,
   ) {}
 
   async send(
@@ -207,15 +289,24 @@ export class Api {
     path: string,
     options: { data?: string | object; headers?: Record<string, string> } = {},
   ): Promise<Reply> {
-    const response = await this.request.fetch(this.baseUrl + path, {
-      method,
-      headers: options.headers,
-      data: options.data,
-      maxRedirects: 0,
-      failOnStatusCode: false,
-      timeout: 15_000,
-    });
-    const body = method === 'HEAD' ? Buffer.alloc(0) : await response.body();
+    const stalled = unresponsive();
+    if (stalled) throw new CouldNotFinish(`${method} ${path} not sent: earlier in the run, ${stalled}`);
+    this.log.sending(method, path);
+    let response: Awaited<ReturnType<APIRequestContext['fetch']>>;
+    let body: Buffer;
+    try {
+      response = await this.request.fetch(this.baseUrl + path, {
+        method,
+        headers: options.headers,
+        data: options.data,
+        maxRedirects: 0,
+        failOnStatusCode: false,
+        timeout: REQUEST_TIMEOUT_MS,
+      });
+      body = method === 'HEAD' ? Buffer.alloc(0) : await response.body();
+    } catch (err) {
+      throw await this.named(err, `${method} ${path}`);
+    }
     const reply: Reply = {
       method,
       path,
@@ -226,7 +317,7 @@ export class Api {
     };
     await response.dispose();
     const data = options.data;
-    this.log.record(
+    reply.exchange = this.log.record(
       {
         method,
         url: this.baseUrl + path,
@@ -236,6 +327,31 @@ export class Api {
       reply,
     );
     return reply;
+  }
+
+  /**
+   * The error a request without a usable answer ends the rule with: "could not finish" when time or the
+   * implementation's exit decided it (and a stall stops the rest of the run from waiting as long), a
+   * failure naming what came back otherwise ("not HTTP", "connection closed mid-answer").
+   */
+  private async named(err: unknown, request: string): Promise<unknown> {
+    const found = transportFailure(err, request, REQUEST_TIMEOUT_MS);
+    if (!found) return err;
+    if (found.kind === 'no answer' || found.kind === 'body did not end') {
+      const rule = ruleTitle();
+      markUnresponsive(`${found.text}${rule ? ` (in ${rule})` : ''}`);
+      return new CouldNotFinish(found.text);
+    }
+    if (found.kind === 'refused' || found.kind === 'closed before answering') {
+      // The exit may be recorded a moment after the connection broke.
+      for (let waited = 0; waited <= 1000; waited += 100) {
+        const why = this.gone();
+        if (why) return new CouldNotFinish(`${why}: ${request} got no answer`);
+        await sleep(100);
+      }
+    }
+    if (found.kind === 'refused') return new CouldNotFinish(found.text);
+    return new Error(found.text);
   }
 
   get(path: string) {
@@ -281,6 +397,9 @@ export class Api {
   async readUser(id: number | string): Promise<User | undefined> {
     const reply = await this.get(`/UserService/users/${id}`);
     if (reply.status < 200 || reply.status > 299) return undefined;
+    // Served, in another representation: said as that, not as "not served".
+    if (/json/.test(mediaType(reply)?.type ?? '') && reply.body.length)
+      failOn(reply, `${said(reply)} ${typeOf(reply)}; the spec requires XML`);
     let doc: XmlDocument;
     try {
       doc = xmlOf(reply);
@@ -295,14 +414,12 @@ export class Api {
   /** Every user of the list answer (fails the rule when the list is not readable). */
   async listUsers(): Promise<{ reply: Reply; doc: XmlDocument; users: User[] }> {
     const reply = await this.get('/UserService/users');
-    expect(reply.status, show(reply)).toBeGreaterThanOrEqual(200);
-    expect(reply.status, show(reply)).toBeLessThan(300);
+    expectSuccess(reply, 'the list');
     const doc = xmlOf(reply);
     const found = doc.root.name === 'user' ? [doc.root] : elements(doc.root, 'user');
     const users = found.map((element) => {
       const user = userOf(element);
-      if (!user)
-        throw new Error(`a user element without exactly one id, name and profession: ${show(reply)}`);
+      if (!user) failOn(reply, 'a user element without exactly one id, name and profession');
       return user;
     });
     return { reply, doc, users };
@@ -322,9 +439,14 @@ export interface RawReply {
 
 /**
  * One request over a new connection with `Connection: close`, reading every byte until the server
- * closes (or a short quiet period passes): an HTTP client would not show a body sent after a HEAD.
+ * closes (or a short quiet period passes once bytes came): an HTTP client would not show a body sent
+ * after a HEAD. Bounded like Api.send: nothing within REQUEST_TIMEOUT_MS is "no answer" (could not
+ * finish); bytes still coming then are what came.
  */
 export function rawRequest(baseUrl: string, method: string, path: string, quietMs = 800): Promise<RawReply> {
+  const stalled = unresponsive();
+  if (stalled)
+    return Promise.reject(new CouldNotFinish(`${method} ${path} not sent: earlier in the run, ${stalled}`));
   const url = new URL(baseUrl + path);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return new Promise((resolve, reject) => {
@@ -336,9 +458,11 @@ export function rawRequest(baseUrl: string, method: string, path: string, quietM
     let timer: NodeJS.Timeout | undefined;
     const finish = () => {
       clearTimeout(timer);
+      clearTimeout(deadline);
       socket.destroy();
       const all = Buffer.concat(chunks);
       const end = all.indexOf('\r\n\r\n');
+      if (!all.length) return reject(new Error(`connection closed before any answer to ${method} ${path}`));
       if (end < 0)
         return reject(
           new Error(`no complete header block: ${JSON.stringify(all.toString('latin1').slice(0, 200))}`),
@@ -351,6 +475,14 @@ export function rawRequest(baseUrl: string, method: string, path: string, quietM
       }
       resolve({ statusLine: lines[0] ?? '', headers, extra: all.subarray(end + 4) });
     };
+    const deadline = setTimeout(() => {
+      if (chunks.length) return finish();
+      clearTimeout(timer);
+      socket.destroy();
+      const text = `no answer within ${REQUEST_TIMEOUT_MS / 1000} s to ${method} ${path}`;
+      markUnresponsive(`${text}${ruleTitle() ? ` (in ${ruleTitle()})` : ''}`);
+      reject(new CouldNotFinish(text));
+    }, REQUEST_TIMEOUT_MS);
     const arm = () => {
       clearTimeout(timer);
       timer = setTimeout(finish, quietMs);
@@ -359,14 +491,20 @@ export function rawRequest(baseUrl: string, method: string, path: string, quietM
       socket.write(
         `${method} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: */*\r\nConnection: close\r\n\r\n`,
       );
-      arm();
     });
-    socket.on('secureConnect', arm);
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       arm();
     });
     socket.on('end', finish);
-    socket.on('error', (err) => (chunks.length ? finish() : reject(err)));
+    socket.on('error', (err) => {
+      if (chunks.length) return finish();
+      clearTimeout(deadline);
+      // The shared instance exited: said as that (rules on an instance of their own use Api.send).
+      setTimeout(() => {
+        const why = exited();
+        reject(why ? new CouldNotFinish(`${why}: ${method} ${path} got no answer`) : err);
+      }, 500);
+    });
   });
 }

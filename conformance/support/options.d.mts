@@ -1,5 +1,7 @@
+export declare const REPORT_ROOT: string;
 export declare const OPTIONS: ReadonlyArray<{
   flag?: string;
+  aliases?: readonly string[];
   env: string;
   value?: string;
   default?: string;

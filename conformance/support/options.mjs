@@ -3,7 +3,10 @@
 // `setting()`, and the self-test checks that README.md lists the same names and defaults.
 // Plain JavaScript, so that cli.mjs can read it before anything is compiled or type-stripped.
 
-/** @type {ReadonlyArray<{flag?: string, env: string, value?: string, default?: string, help: string}>} */
+/** Where the reports of the runs go, one folder per run, unless --out names the folder. */
+export const REPORT_ROOT = 'reports/conformance';
+
+/** @type {ReadonlyArray<{flag?: string, aliases?: string[], env: string, value?: string, default?: string, help: string}>} */
 export const OPTIONS = [
   {
     flag: '--base-url',
@@ -18,11 +21,11 @@ export const OPTIONS = [
     help: 'a shell command starting an implementation, {port} and {data} replaced by a free port and a fresh empty folder (also PORT and DATA_DIR); run from the current folder',
   },
   {
-    flag: '--report',
+    flag: '--out',
+    aliases: ['--report'],
     env: 'CONFORMANCE_REPORT_DIR',
     value: 'DIR',
-    default: 'reports/conformance',
-    help: 'where the reports go',
+    help: `the report folder of this run (default: a new folder per run under ${REPORT_ROOT}/, the last one linked as ${REPORT_ROOT}/latest)`,
   },
   {
     flag: '--name',
@@ -68,6 +71,20 @@ export const OPTIONS = [
   {
     env: 'CONFORMANCE_COUNTS_FILE',
     help: 'also write {"passed","failed","skipped","warnings"} there (for a CI tally)',
+  },
+  {
+    env: 'CONFORMANCE_EXPLORE_MS',
+    default: '20000',
+    help: 'how long EXP-SEQ-01 explores sequences (ms); the explore command takes --time',
+  },
+  {
+    env: 'CONFORMANCE_EXPLORE_SEED',
+    help: 'the seed of the exploration rules (default: a new one, shown in the report); the same seed sends the same operations',
+  },
+  {
+    env: 'CONFORMANCE_EXPLORE_CLIENTS',
+    default: '8',
+    help: 'how many clients the concurrent rounds of the explore command run at once',
   },
   {
     env: 'CONFORMANCE_ARGS',

@@ -7,11 +7,21 @@
  * fail like any test; the reporter counts them as warnings and keeps the run green (both by
  * `statusOf` in rules.ts). A `warning`
  * annotation (a stop of the rule's instance that needed SIGKILL) is reported as a warning too.
+ *
+ * Annotations the reporter reads: `setup-error` (could not set up), `unfinished` (could not finish: a
+ * CouldNotFinish was thrown), `progress` (how far the rule got: kept up to date, and left only on a rule
+ * that Playwright timed out). A failure attaches the exchange it carries (support/failures.ts), else the
+ * one its message quotes.
  */
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
 import { ruleById, statusOf } from '../rules.ts';
-import { Api, ExchangeLog } from './http.ts';
+import { CouldNotFinish, carriedExchange } from './failures.ts';
+import { exited } from './health.ts';
+import { Api, type Exchange, ExchangeLog } from './http.ts';
+import { corruption, headBody, modelOf, representationOf } from './judged.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
+
+export { CouldNotFinish, OutOfTimeError } from './failures.ts';
 
 export interface RuleContext {
   api: Api;
@@ -39,18 +49,18 @@ type Body = (ctx: RuleContext) => Promise<void>;
  */
 export class SetupError extends Error {
   override name = 'SetupError';
-  constructor(step: string, answer: string) {
+  constructor(
+    step: string,
+    answer: string,
+    /** The exchange of the step that did not work, when one answer decided it. */
+    readonly exchange?: Exchange,
+  ) {
     super(`could not set up: ${step}: ${answer}`);
   }
 }
 
-/**
- * The rule ran out of the time it gives a step (USR-SIZE-01's creates): a failure that no single
- * exchange decided, so none is attached. The message says how far the step got.
- */
-export class OutOfTimeError extends Error {
-  override name = 'OutOfTimeError';
-}
+/** A failure message that quotes a 5xx answer (`→ 500 …` or `answered 500 …`). */
+const SERVER_ERROR_MESSAGE = / → 5\d\d |answered 5\d\d/;
 
 const isSkip = (err: unknown) =>
   (err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped');
@@ -85,13 +95,19 @@ export function rule(
       const cleanups: Array<() => Promise<unknown>> = [];
       // Every request of the rule, so that a failure carries the exchange that decided it.
       const log = new ExchangeLog();
+      // How far the rule got, kept up to date: what a rule that Playwright timed out reports.
+      const progress = { type: 'progress', description: 'no request sent yet' };
+      testInfo.annotations.push(progress);
+      log.progress = (text) => {
+        progress.description = text;
+      };
       const observe = (text: string) => testInfo.annotations.push({ type: 'observation', description: text });
       const skip = (reason: string): never => {
         test.skip(true, reason);
         throw new Error('unreachable');
       };
       const ctx: RuleContext = {
-        api: new Api(request, target.baseUrl, log),
+        api: new Api(request, target.baseUrl, log, exited),
         async fresh() {
           if (target.noFreshReason) skip(target.noFreshReason);
           // A stop that needed SIGKILL is reported on the rule that asked for the instance.
@@ -99,15 +115,16 @@ export function rule(
             startFreshInstance((text) => testInfo.annotations.push({ type: 'warning', description: text })),
           );
           cleanups.push(() => instance.stop());
+          modelOf(log).markFresh(instance.url);
           return {
-            api: new Api(request, instance.url, log),
+            api: new Api(request, instance.url, log, () => instance.exited()),
             instance,
             // After a restart, a client on new connections (the old keep-alive sockets are dead).
             async restart() {
               await instance.restart();
               const context = await playwrightRequest.newContext();
               cleanups.push(() => context.dispose());
-              return new Api(context, instance.url, log);
+              return new Api(context, instance.url, log, () => instance.exited());
             },
           };
         },
@@ -116,47 +133,163 @@ export function rule(
           try {
             return await fn();
           } catch (err) {
-            if (isSkip(err) || err instanceof SetupError) throw err;
-            throw new SetupError(step, firstLine(err));
+            if (isSkip(err) || err instanceof SetupError || err instanceof CouldNotFinish) throw err;
+            throw new SetupError(step, firstLine(err), carriedExchange(err));
           }
         },
         observe,
         skip,
       };
-      let thrown: { error: unknown } | undefined;
+      const attachExchange = (exchange: Exchange) =>
+        testInfo.attach('exchange', {
+          body: JSON.stringify(exchange, null, 2),
+          contentType: 'application/json',
+        });
+      /**
+       * What the model found (support/judged.ts) decides, and names the cause: each disagreement is a
+       * `signature` annotation (the report groups them into defects), and a rule with a disagreement
+       * of its level fails with it, ahead of whatever symptom its own assertion then met.
+       */
+      type Thrown = { error: unknown; decidedBy?: string };
+      const judged = async (found: Thrown | undefined): Promise<Thrown | undefined> => {
+        // A server error that decided the rule, while every request fails: the service's state is broken.
+        const decided =
+          found &&
+          (carriedExchange(found.error) ??
+            log.deciding(String((found.error as Error)?.message ?? found.error)));
+        const message = String((found?.error as Error)?.message ?? found?.error);
+        const serverError =
+          decided?.response.status !== undefined &&
+          (decided.response.status >= 500 || SERVER_ERROR_MESSAGE.test(message));
+        if (found && !isSkip(found.error) && decided && serverError && !modelOf(log).findings.length) {
+          const broken = await corruption(ctx.api).catch(() => undefined);
+          if (broken)
+            modelOf(log).add([broken], {
+              method: decided.request.method,
+              path: decided.request.url,
+              status: decided.response.status,
+              headers: decided.response.headers,
+              body: Buffer.from(decided.response.body),
+              text: decided.response.body,
+            });
+        }
+        const findings = modelOf(log).findings;
+        for (const f of findings)
+          testInfo.annotations.push({
+            type: 'signature',
+            description: JSON.stringify({ ...f.signature, level: f.level, message: f.message }),
+          });
+        if (recordsOnly) {
+          for (const f of findings) observe(`disagrees with the spec: ${f.message}`);
+          return found;
+        }
+        const failing = findings.filter((f) => f.level === 'MUST' || def.level === 'SHOULD');
+        // A set-up step stopped by a service whose every request fails: the rule fails because of that
+        // defect (any other state the spec's operations cannot reach stays "could not set up").
+        if (failing.some((f) => f.signature.aspect === 'corrupted') && found?.error instanceof SetupError)
+          found = { error: new Error(found.error.message) };
+        if (!failing.length && found && !(found.error instanceof SetupError)) {
+          // An assertion of the rule's own, on an answer in the wrong representation: named as that.
+          // An HTTP client that chokes on bytes after a HEAD answer: HEAD sends a body.
+          if (/Parse Error: Data after/.test(message)) {
+            const d = headBody(firstLine(found.error));
+            testInfo.annotations.push({
+              type: 'signature',
+              description: JSON.stringify({ ...d.signature, level: d.level, message: d.message }),
+            });
+          }
+          const wrong = representationOf(
+            carriedExchange(found.error) ??
+              log.deciding(String((found.error as Error)?.message ?? found.error)),
+          );
+          if (wrong)
+            testInfo.annotations.push({
+              type: 'signature',
+              description: JSON.stringify({ ...wrong.signature, level: wrong.level, message: wrong.message }),
+            });
+        }
+        if (!failing.length || found?.error instanceof SetupError) return found;
+        const then = found ? `\nthen: ${firstLine(found.error)}` : '';
+        return {
+          error: new Error(`${failing.map((f) => `${f.message}\n  ${f.exchange}`).join('\n')}${then}`),
+          decidedBy: failing[0]?.exchange,
+        };
+      };
+      let thrown: Thrown | undefined;
       try {
         if (recordsOnly) {
           try {
             await body(ctx);
           } catch (err) {
-            if (isSkip(err)) throw err;
+            if (isSkip(err) || err instanceof CouldNotFinish) throw err;
             observe(`could not observe: ${firstLine(err)}`);
           }
         } else {
           await body(ctx);
         }
       } catch (err) {
-        if (err instanceof SetupError)
-          testInfo.annotations.push({ type: 'setup-error', description: err.message });
-        const exchange =
-          isSkip(err) || err instanceof OutOfTimeError
-            ? undefined
-            : log.deciding(String((err as Error)?.message ?? err));
-        if (exchange)
-          await testInfo.attach('exchange', {
-            body: JSON.stringify(exchange, null, 2),
-            contentType: 'application/json',
-          });
         thrown = { error: err };
       }
+      if (!thrown || !isSkip(thrown.error)) thrown = await judged(thrown);
+      if (thrown) {
+        const err = thrown.error;
+        if (err instanceof SetupError)
+          testInfo.annotations.push({ type: 'setup-error', description: err.message });
+        // Could not finish: no exchange decided anything; the reason says how far the rule got.
+        if (err instanceof CouldNotFinish)
+          testInfo.annotations.push({
+            type: 'unfinished',
+            description: `could not finish: ${err.message} (${log.exchanges.length} requests of the rule answered before)`,
+          });
+        // The exchange the model's finding names; else the one the failure carries; else the one its message quotes.
+        const exchange =
+          isSkip(err) || err instanceof CouldNotFinish
+            ? undefined
+            : thrown.decidedBy
+              ? log.deciding(thrown.decidedBy)
+              : (carriedExchange(err) ?? log.deciding(String((err as Error)?.message ?? err)));
+        if (exchange) await attachExchange(exchange);
+      }
       const problems: string[] = [];
-      for (const fn of cleanups.reverse()) await fn().catch((err) => problems.push(firstLine(err)));
+      let unfinished: CouldNotFinish | undefined;
+      let cleanupExchange: Exchange | undefined;
+      for (const fn of cleanups.reverse())
+        await fn().catch((err) => {
+          if (err instanceof CouldNotFinish) unfinished ??= err;
+          else problems.push(firstLine(err));
+          cleanupExchange ??= carriedExchange(err);
+        });
+      // The rule ended (body and cleanups): how far it got is in its outcome, not a note of its own.
+      testInfo.annotations.splice(testInfo.annotations.indexOf(progress), 1);
       const cleanupError = problems.length ? `could not clean up: ${problems.join('; ')}` : undefined;
+      if (cleanupError && !thrown && SERVER_ERROR_MESSAGE.test(cleanupError)) {
+        const broken = await corruption(ctx.api).catch(() => undefined);
+        if (broken)
+          testInfo.annotations.push({
+            type: 'signature',
+            description: JSON.stringify({
+              ...broken.signature,
+              level: broken.level,
+              message: broken.message,
+            }),
+          });
+      }
       if (cleanupError && recordsOnly) observe(cleanupError);
       else if (cleanupError) testInfo.annotations.push({ type: 'cleanup-error', description: cleanupError });
       // A failed cleanup is this rule's own failure, but never hides the body's error.
       if (thrown) throw thrown.error;
-      if (cleanupError && !recordsOnly) throw new Error(cleanupError);
+      if (cleanupError && !recordsOnly) {
+        if (cleanupExchange) await attachExchange(cleanupExchange);
+        throw new Error(cleanupError);
+      }
+      // Checked, but its cleanup could not finish (the implementation stopped answering).
+      if (unfinished) {
+        testInfo.annotations.push({
+          type: 'unfinished',
+          description: `could not finish: cleaning up: ${unfinished.message}`,
+        });
+        throw unfinished;
+      }
     },
   ];
 }

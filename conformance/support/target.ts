@@ -53,6 +53,8 @@ export interface Instance {
   restart(): Promise<void>;
   /** Stops every process of the instance and removes its data folder. */
   stop(): Promise<void>;
+  /** Set once the instance exited by itself, not stopped by the suite: what to report. */
+  exited(): string | undefined;
 }
 
 export function freePort(): Promise<number> {
@@ -157,7 +159,11 @@ const groupAlive = (launched: Launched) => groupMembers(launched.pgid).length > 
  * Starts `template` through the shell with {port} (a free port) and {data} (a fresh empty folder)
  * replaced, also given as PORT and DATA_DIR. `warn` receives what the instance's rule should report.
  */
-export async function startCommandInstance(template: string, warn: Warn = () => {}): Promise<Instance> {
+export async function startCommandInstance(
+  template: string,
+  warn: Warn = () => {},
+  onExit: (text: string) => void = () => {},
+): Promise<Instance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-data-'));
   let port = 0;
   let current: Launched | undefined;
@@ -173,6 +179,15 @@ export async function startCommandInstance(template: string, warn: Warn = () => 
       fs.mkdirSync(dataDir); // empty again: the next attempt is a fresh instance too
     }
   }
+  let exitNote: string | undefined;
+  // An exit the suite did not ask for: the rules then say so rather than "connection refused".
+  const watch = (launched: Launched) =>
+    launched.child.once('exit', (code, signal) => {
+      if (current !== launched) return;
+      exitNote = `the implementation exited (${code !== null ? `code ${code}` : signal}) during the run`;
+      onExit(exitNote);
+    });
+  watch(current);
   const stopCurrent = async () => {
     const launched = current;
     current = undefined;
@@ -185,6 +200,7 @@ export async function startCommandInstance(template: string, warn: Warn = () => 
     async restart() {
       await stopCurrent();
       current = await startOn(template, port, dataDir);
+      watch(current);
     },
     async stop() {
       try {
@@ -193,6 +209,7 @@ export async function startCommandInstance(template: string, warn: Warn = () => 
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
     },
+    exited: () => exitNote,
   };
 }
 

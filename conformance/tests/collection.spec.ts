@@ -1,12 +1,14 @@
 // SPEC.md, "What the service does": the collection, its default user, persistence.
 import { expect, request as playwrightRequest } from '@playwright/test';
 import { Api, type Reply, resultOf, sameId, show } from '../support/http.ts';
+import { step } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
-import { expectOutcome, expectStored, givenUser, newUser } from '../support/users.ts';
+import { expectStored, givenUser, newUser } from '../support/users.ts';
 
 test(
   ...rule('USR-COL-01', async (ctx) => {
     const { api } = await ctx.fresh();
+    await step(api, { kind: 'list' });
     const { users } = await api.listUsers();
     expect(
       users.map((u) => u.id),
@@ -19,6 +21,8 @@ test(
 test(
   ...rule('USR-COL-02', async (ctx) => {
     const { api } = await ctx.fresh();
+    await step(api, { kind: 'get', id: 1 });
+    await step(api, { kind: 'list' });
     const user = await api.readUser(1);
     expect(user, 'GET /UserService/users/1 as the first read of a fresh service').toBeDefined();
     const { users } = await api.listUsers();
@@ -65,12 +69,16 @@ test(
 
 /** On a fresh instance: the first read (which creates the collection), then every user deleted. */
 async function emptied(api: Api): Promise<void> {
+  await step(api, { kind: 'list' });
   const { users } = await api.listUsers();
-  for (const user of users) expectOutcome(await api.del(user.id), 'success');
+  for (const user of users) await step(api, { kind: 'delete', id: user.id });
+  await step(api, { kind: 'list' });
   expect((await api.listUsers()).users, 'the list right after deleting every user').toEqual([]);
 }
 
 async function expectStillEmpty(api: Api, what: string): Promise<void> {
+  await step(api, { kind: 'get', id: 1 });
+  await step(api, { kind: 'list' });
   expect(await api.readUser(1), `${what}: GET /UserService/users/1 serves a user again`).toBeUndefined();
   expect(
     (await api.listUsers()).users.map((u) => u.id),

@@ -3,10 +3,10 @@
 import { expect } from '@playwright/test';
 import type { Api } from '../support/http.ts';
 import { show } from '../support/http.ts';
+import { step } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectAbsent,
-  expectOutcome,
   expectStored,
   isolated,
   type NewUser,
@@ -42,21 +42,21 @@ test(
     const user: NewUser = newUser('fresh');
     if (!fresh) ownId(ctx, user.id);
     // Every read path once before the changes, so that a cache has something to serve.
-    await api.get(`/UserService/users/${user.id}`);
+    await step(api, { kind: 'get', id: user.id });
     await api.send('HEAD', `/UserService/users/${user.id}`);
-    await readListing(api);
+    await step(api, { kind: 'list' });
     await api.send('HEAD', '/UserService/users');
 
-    expectOutcome(await api.put(user), 'success');
+    await step(api, { kind: 'put', user });
     await expectHeads(api, user.id, fresh, 'right after PUT');
     await expectStored(api, user, 'right after PUT');
 
     const update = { ...user, name: `${user.name}-2`, profession: `${user.profession}-2` };
-    expectOutcome(await api.post(update), 'success');
+    await step(api, { kind: 'post', user: update });
     await expectHeads(api, user.id, fresh, 'right after POST');
     await expectStored(api, update, 'right after POST');
 
-    expectOutcome(await api.del(user.id), 'success');
+    await step(api, { kind: 'delete', id: user.id });
     await expectHeads(api, user.id, fresh, 'right after DELETE');
     await expectAbsent(api, user.id, 'right after DELETE');
   }),

@@ -1,6 +1,7 @@
 // SPEC.md A, endpoint 2 and rules 2 and 9: GET /UserService/users/{userid}.
 import { expect } from '@playwright/test';
 import { expectXmlMediaType, sameId, show, userOf, xmlOf } from '../support/http.ts';
+import { step } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectAbsent, expectSameUser, expectStored, givenUser, unknownId } from '../support/users.ts';
 
@@ -22,7 +23,7 @@ test(
 test(
   ...rule('USR-GET-02', async (ctx) => {
     const id = unknownId(ctx);
-    const reply = await ctx.api.get(`/UserService/users/${id}`);
+    const { reply } = await step(ctx.api, { kind: 'get', id });
     expect(reply.status, `no server error: ${show(reply)}`).toBeLessThan(500);
     expect(await ctx.api.readUser(id), `a user is served for the unknown id ${id}`).toBeUndefined();
   }),
@@ -49,6 +50,7 @@ test(
     for (const method of ['GET', 'HEAD', 'GET']) await ctx.api.send(method, `/UserService/users/${id}`);
     await ctx.api.send('OPTIONS', '/UserService/users');
     await ctx.api.send('HEAD', '/UserService/users');
+    await step(ctx.api, { kind: 'get', id });
     await expectAbsent(ctx.api, id, 'after reads of an unknown id');
     await expectStored(ctx.api, user, 'a user after reads');
   }),

@@ -1,6 +1,7 @@
 // SPEC.md A, endpoint 7 and rule 7: HEAD /UserService/users.
 import { expect } from '@playwright/test';
 import { rawRequest } from '../support/http.ts';
+import { headBody, modelOf } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import { givenUser } from '../support/users.ts';
 
@@ -29,6 +30,15 @@ test(
   ...rule('USR-HEAD-01', async (ctx) => {
     const head = await rawRequest(ctx.api.baseUrl, 'HEAD', '/UserService/users');
     expect(head.statusLine, 'status line of HEAD').toMatch(/^HTTP\/1\.[01] \d{3}/);
+    if (head.extra.length)
+      modelOf(ctx.api.log).add([headBody(`${head.extra.length} bytes after the headers`)], {
+        method: 'HEAD',
+        path: '/UserService/users',
+        status: Number(head.statusLine.split(' ')[1]),
+        headers: head.headers,
+        body: head.extra,
+        text: head.extra.toString('utf8'),
+      });
     expect(
       head.extra.length,
       `bytes sent after the headers of a HEAD answer: ${JSON.stringify(head.extra.toString('utf8').slice(0, 120))}`,

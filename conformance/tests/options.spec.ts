@@ -1,6 +1,6 @@
 // SPEC.md A, endpoint 6 and rule 6: OPTIONS /UserService/users.
 import { expect } from '@playwright/test';
-import { expectXmlMediaType, show, xmlOf } from '../support/http.ts';
+import { decodeBody, expectXmlMediaType, OPERATIONS_BYTES, show, xmlOf } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
 import { elements } from '../support/xml.ts';
 
@@ -22,6 +22,10 @@ test(
     expect(elements(root).length, `child elements in <operations>: ${show(reply)}`).toBe(0);
     const text = root.children.join('').trim();
     expect(text, show(reply)).toBe('GET, PUT, POST, DELETE');
+    // The original wrote the element as a plain string and its clients compare it: the bytes, exactly.
+    expect(decodeBody(reply), `the body must be exactly ${OPERATIONS_BYTES}: ${show(reply)}`).toBe(
+      OPERATIONS_BYTES,
+    );
   }),
 );
 

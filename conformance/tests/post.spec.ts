@@ -1,18 +1,13 @@
-// SPEC.md A, endpoint 4 and rule 4: POST /UserService/users updates.
+// SPEC.md A, endpoint 4 and rule 4: POST /UserService/users updates. Each step is judged through the
+// model (support/judged.ts): the answer, and the state read back afterwards.
+import { step } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
-import {
-  expectAbsent,
-  expectOutcome,
-  expectStored,
-  givenUser,
-  newUser,
-  unknownId,
-} from '../support/users.ts';
+import { expectAbsent, expectStored, givenUser, newUser, unknownId } from '../support/users.ts';
 
 test(
   ...rule('USR-POST-01', async (ctx) => {
     const user = await givenUser(ctx);
-    expectOutcome(await ctx.api.post({ ...user, name: `${user.name}-new` }), 'success');
+    await step(ctx.api, { kind: 'post', user: { ...user, name: `${user.name}-new` } });
   }),
 );
 
@@ -20,11 +15,11 @@ test(
   ...rule('USR-POST-02', async (ctx) => {
     const user = await givenUser(ctx);
     const replacement = { id: user.id, name: newUser().name, profession: newUser().profession };
-    await ctx.api.post(replacement);
+    await step(ctx.api, { kind: 'post', user: replacement });
     await expectStored(ctx.api, replacement, 'after POST (both name and profession replaced)');
     // Replacing again with one field back to its old value: nothing is merged from either version.
     const again = { id: user.id, name: user.name, profession: newUser().profession };
-    await ctx.api.post(again);
+    await step(ctx.api, { kind: 'post', user: again });
     await expectStored(ctx.api, again, 'after a second POST');
   }),
 );
@@ -32,14 +27,14 @@ test(
 test(
   ...rule('USR-POST-03', async (ctx) => {
     const id = unknownId(ctx);
-    expectOutcome(await ctx.api.post({ ...newUser(), id }), 'failure');
+    await step(ctx.api, { kind: 'post', user: { ...newUser(), id } });
   }),
 );
 
 test(
   ...rule('USR-POST-04', async (ctx) => {
     const id = unknownId(ctx);
-    await ctx.api.post({ ...newUser(), id });
+    await step(ctx.api, { kind: 'post', user: { ...newUser(), id } });
     await expectAbsent(ctx.api, id, 'after POST of an unknown id');
   }),
 );

@@ -1,32 +1,34 @@
 // SPEC.md, end of section A: "Test sequence that is known to hold against a fresh service".
 import { expect } from '@playwright/test';
 import { sameId, show } from '../support/http.ts';
+import { step } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
-import { expectOutcome, expectSameUser } from '../support/users.ts';
+import { expectSameUser } from '../support/users.ts';
 
 test(
   ...rule('USR-SEQ-01', async (ctx) => {
     const { api } = await ctx.fresh();
+    await step(api, { kind: 'list' });
     const { users } = await api.listUsers();
     expect(users.length, '1. the list is non-empty').toBeGreaterThan(0);
     const one = await api.get('/UserService/users/1');
     const first = await api.readUser(1);
     expect(first && sameId(first.id, 1), `2. GET id 1 returns id 1: ${show(one)}`).toBe(true);
-    expectOutcome(await api.post({ id: 1, name: 'Suresh', profession: 'Clerk' }), 'success');
-    expectOutcome(await api.put({ id: 2, name: 'Naresh', profession: 'Engineer' }), 'success');
-    expectOutcome(await api.del(2), 'success');
+    await step(api, { kind: 'post', user: { id: 1, name: 'Suresh', profession: 'Clerk' } });
+    await step(api, { kind: 'put', user: { id: 2, name: 'Naresh', profession: 'Engineer' } });
+    await step(api, { kind: 'delete', id: 2 });
   }),
 );
 
 test(
   ...rule('USR-SEQ-02', async (ctx) => {
     const { api } = await ctx.fresh();
-    await api.listUsers();
-    await api.readUser(1);
+    await step(api, { kind: 'list' });
+    await step(api, { kind: 'get', id: 1 });
     const posted = { id: 1, name: 'Suresh', profession: 'Clerk' };
-    expectOutcome(await api.post(posted), 'success');
-    expectOutcome(await api.put({ id: 2, name: 'Naresh', profession: 'Engineer' }), 'success');
-    expectOutcome(await api.del(2), 'success');
+    await step(api, { kind: 'post', user: posted });
+    await step(api, { kind: 'put', user: { id: 2, name: 'Naresh', profession: 'Engineer' } });
+    await step(api, { kind: 'delete', id: 2 });
     const { users } = await api.listUsers();
     expect(
       users.map((u) => u.id.trim()),

@@ -13,6 +13,16 @@ const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 fs.rmSync(path.join(pkg, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', path.join(pkg, 'tsconfig.build.json')], { stdio: 'inherit' });
-// Plain JavaScript the compiled code imports as it is.
-fs.copyFileSync(path.join(pkg, 'support/options.mjs'), path.join(pkg, 'dist/support/options.mjs'));
+// Plain JavaScript the compiled code imports as it is, with its typings (api.d.ts refers to them).
+for (const name of ['options', 'exit-codes', 'run-folder'])
+  for (const ext of ['.mjs', '.d.mts'])
+    fs.copyFileSync(path.join(pkg, `support/${name}${ext}`), path.join(pkg, `dist/support/${name}${ext}`));
+// tsc keeps `./x.ts` in the declarations it writes: a consumer's compiler finds `./x.js` (→ x.d.ts).
+// The typings are for the API (api.d.ts and what it refers to); the tests' and the config's go.
+for (const file of fs.readdirSync(path.join(pkg, 'dist'), { recursive: true, encoding: 'utf8' }))
+  if (/^(tests\/.*|playwright\.config)\.d\.ts$/.test(file)) fs.rmSync(path.join(pkg, 'dist', file));
+  else if (file.endsWith('.d.ts')) {
+    const full = path.join(pkg, 'dist', file);
+    fs.writeFileSync(full, fs.readFileSync(full, 'utf8').replace(/(from '\.{1,2}\/[^']*)\.ts'/g, "$1.js'"));
+  }
 console.log(`build: ${path.relative(process.cwd(), path.join(pkg, 'dist')) || 'dist'} written`);

@@ -8,7 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Summary, statusLabel } from '../reporter.ts';
+import { statusLabel } from '../report/labels.ts';
+import type { Summary } from '../reporter.ts';
 
 export interface Badge {
   schemaVersion: 1;

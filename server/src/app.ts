@@ -1,11 +1,18 @@
-import type { Server as HttpServer } from 'node:http';
 import type { Logger } from 'pino';
 import restify, { type Request, type Response, type Server } from 'restify';
+import { DEFAULTS } from './defaults.ts';
 import { ExpectationFailedError } from './errors.ts';
 import { handleClientError, sendError } from './http/errors.ts';
 import { mountGroups, type ResourceGroup } from './http/groups.ts';
-import { assignRequestId, checkRequest, requireBearerToken, routeByTarget } from './http/middleware.ts';
-import type { AccessEntry, AccessLog } from './logging.ts';
+import {
+  assignRequestId,
+  checkTarget,
+  requestChecks,
+  requireBearerToken,
+  routeByTargetOnly,
+} from './http/middleware.ts';
+import { addFirstHandler, nodeServerOf, restifyLog } from './http/restify.ts';
+import type { AccessLog } from './logging.ts';
 import type { RequestMetrics } from './metrics/requests.ts';
 
 export interface AppDependencies {
@@ -21,37 +28,33 @@ export interface AppDependencies {
   metrics?: { requests: RequestMetrics; public: boolean } | undefined;
 }
 
-/** restify 12 has `first` handlers; @types/restify (written for restify 8) does not know them. */
-type ServerWithFirst = Server & { first(handler: (req: Request, res: Response) => boolean): void };
-
 /** Builds the HTTP application from its dependencies; it opens nothing itself. */
 export function createApp(deps: AppDependencies): Server {
   const { logger } = deps;
   const requests = deps.metrics?.requests;
-  const accessLog = deps.accessLog ?? ((entry: AccessEntry) => logger.info(entry, 'request'));
+  const accessLog: AccessLog =
+    deps.accessLog ??
+    ((reqId, method, url, status, ms) => logger.info({ reqId, method, url, status, ms }, 'request'));
   const server = restify.createServer({
     name: '', // no Server banner
-    // restify 12 logs with pino; @types/restify still describes the bunyan logger of restify 8.
-    log: logger as unknown as restify.ServerOptions['log'],
+    log: restifyLog(logger),
     ignoreTrailingSlash: true,
-    strictNext: true,
+    // No strictNext (nor onceNext): it wraps `next` in a once-guard at every handler of every request,
+    // and no route calls `next`: they are async, restify calls it once when their promise settles. The
+    // one handler that calls it, requireBearerToken, calls it once on each path.
     handleUncaughtExceptions: false,
   });
 
   // Requests Node's parser rejects get an error body too. Slow clients cannot hold a socket: bounded
   // time for the headers and for the whole request, checked every second (Node's default is 30 s).
-  const http = server.server as HttpServer & {
-    connectionsCheckingInterval: number;
-    requireHostHeader: boolean;
-    shouldUpgradeCallback: () => boolean;
-  };
+  const http = nodeServerOf(server);
   // The groups also say which error body a request no route took gets (see http/groups.ts).
   const representations = mountGroups(server, deps.groups);
   http.on('clientError', (err, socket) => handleClientError(err, socket, accessLog, representations.ofPath));
-  http.headersTimeout = 10_000;
-  http.requestTimeout = 30_000;
-  http.keepAliveTimeout = 5_000;
-  http.connectionsCheckingInterval = 1_000;
+  http.headersTimeout = DEFAULTS.headersTimeoutMs;
+  http.requestTimeout = DEFAULTS.requestTimeoutMs;
+  http.keepAliveTimeout = DEFAULTS.keepAliveTimeoutMs;
+  http.connectionsCheckingInterval = DEFAULTS.connectionsCheckingIntervalMs;
   http.requireHostHeader = false; // checked below, to answer with an error body
   // This service upgrades nothing. Restify listens to 'upgrade' (to re-emit it), so Node handed such
   // requests over as upgraded sockets nobody answered or closed. With no listener (every Node version)
@@ -61,13 +64,15 @@ export function createApp(deps: AppDependencies): Server {
 
   // A `first` handler runs synchronously before restify's per-request setup: cheaper than a `pre`
   // handler (no deferred call, no handler timers) for what every request needs.
-  const checks = { allowedHosts: deps.allowedHosts, checkOrigin: !deps.apiToken };
-  (server as ServerWithFirst).first((req, res) => {
+  // Every request is routed by its target alone (see routeByTargetOnly).
+  routeByTargetOnly();
+  const checkRequest = requestChecks({ allowedHosts: deps.allowedHosts, checkOrigin: !deps.apiToken });
+  addFirstHandler(server, (req, res) => {
     requests?.started(req);
     assignRequestId(req);
     // A request that asked for another protocol gets its answer and then the connection is closed.
     if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
-    const refused = routeByTarget(req) ?? checkRequest(req, checks);
+    const refused = checkTarget(req) ?? checkRequest(req);
     if (!refused) return true;
     // Answered here, so restify will not emit 'after' for it: logged (and counted) here too.
     sendError(req, res, refused, logger, representations.ofPath(req.getPath()));
@@ -79,7 +84,6 @@ export function createApp(deps: AppDependencies): Server {
   // Node answers an unknown expectation itself, with no body; this answer has the usual error body.
   http.on('checkExpectation', (req: Request, res: Response) => {
     assignRequestId(req);
-    routeByTarget(req);
     res.shouldKeepAlive = false;
     sendError(req, res, new ExpectationFailedError(), logger, representations.ofPath(req.getPath()));
     logRequest(accessLog, req, res, 0);
@@ -99,5 +103,5 @@ export function createApp(deps: AppDependencies): Server {
 }
 
 function logRequest(accessLog: AccessLog, req: Request, res: Response, ms: number): void {
-  accessLog({ reqId: req.id(), method: req.method ?? '', url: req.url ?? '', status: res.statusCode, ms });
+  accessLog(req.id(), req.method ?? '', req.url ?? '', res.statusCode, ms);
 }

@@ -5,6 +5,9 @@
  * table (server/test/errors-doc.test.ts fails when they disagree; `make errors-doc` rewrites it).
  */
 
+import { maxHeaderSize } from 'node:http';
+import { DEFAULTS, kib, seconds } from './defaults.ts';
+
 /** The two error bodies: `<error><code/><message/></error>` and `{"id", "message"}`. */
 export type Representation = 'xml' | 'json';
 
@@ -117,7 +120,7 @@ export const ERRORS = {
     status: 408,
     message: 'the request was not received in time',
     in: BOTH,
-    when: 'headers not received within 10 s, or the whole request within 30 s',
+    when: `headers not received within ${seconds(DEFAULTS.headersTimeoutMs)}, or the whole request within ${seconds(DEFAULTS.requestTimeoutMs)}`,
   },
   conflict: {
     status: 409,
@@ -130,7 +133,7 @@ export const ERRORS = {
     message: 'the request body is larger than {limit} bytes',
     in: BOTH,
     headers: { Connection: 'close' }, // the rest of the body is not read: not to be parsed as a request
-    when: 'a body over 64 KiB (the connection is closed)',
+    when: `a body over ${kib(DEFAULTS.bodyLimitBytes)} (the connection is closed)`,
   },
   unsupported_media_type: {
     status: 415,
@@ -152,9 +155,9 @@ export const ERRORS = {
   },
   header_too_large: {
     status: 431,
-    message: 'the request line and headers are larger than 16 KiB',
+    message: `the request line and headers are larger than ${kib(maxHeaderSize)}`,
     in: BOTH,
-    when: 'request line and headers over 16 KiB',
+    when: `request line and headers over ${kib(maxHeaderSize)}`,
   },
   internal_error: { status: 500, message: 'internal error', in: BOTH, when: 'a bug (logged)' },
   service_unavailable: {
@@ -162,7 +165,7 @@ export const ERRORS = {
     message: 'the data store is unavailable; try again shortly',
     in: BOTH,
     headers: { 'Retry-After': '1' },
-    when: 'Redis unreachable, refusing changes or too slow, a change that kept losing to other instances for 2 s, not ready, shutting down; nothing was changed, safe to retry',
+    when: `Redis unreachable, refusing changes or too slow, a change that kept losing to other instances for ${seconds(DEFAULTS.conflictRetryBudgetMs)}, not ready, shutting down; nothing was changed, safe to retry`,
   },
   outcome_unknown: {
     status: 504,

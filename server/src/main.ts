@@ -3,7 +3,10 @@ import { loadConfig } from './config.ts';
 import { createLogger } from './logging.ts';
 import { runPrimary, runServer } from './processes.ts';
 import { EmbeddedRedisStartError } from './redis/embedded.ts';
+import { holdYoungGeneration } from './young-generation.ts';
 
+// Memory under load stays bounded whatever flags Node was started with (see young-generation.ts).
+holdYoungGeneration();
 const config = loadConfig();
 const clustered = config.processes > 1;
 const { logger, accessLog, flushSync } = createLogger(config.logLevel, { sharedOutput: clustered });

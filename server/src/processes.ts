@@ -1,22 +1,17 @@
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import type { Config } from './config.ts';
+import { DEFAULTS } from './defaults.ts';
 import type { AccessLog } from './logging.ts';
 import { answerClusterScrapes, joinClusterScrapes } from './metrics/cluster.ts';
-import { type RedisTarget, targetFromConfig } from './redis/connect.ts';
-import { type EmbeddedRedis, startEmbeddedRedis } from './redis/embedded.ts';
+import type { RedisTarget } from './redis/connect.ts';
+import { provideRedis } from './redis/connections.ts';
 import { startService } from './service.ts';
 
 /** How the primary hands the Redis it owns to the workers it forks: a RedisTarget as JSON. */
 const PRIMARY_REDIS_ENV = 'USERSVC_PRIMARY_REDIS';
-/** A worker that lived this long before dying is not part of a crash loop: the backoff starts again. */
-const STABLE_AFTER_MS = 10_000;
-const MAX_RESTART_DELAY_MS = 5_000;
-/** Workers drain within their own timeout (8 s); one that has not exited by then is killed. */
-const WORKER_STOP_TIMEOUT_MS = 15_000;
 
 /**
  * One server process: the whole service (PROCESSES=1), or a cluster worker using the primary's Redis.
@@ -26,7 +21,7 @@ export async function runServer(config: Config, logger: Logger, accessLog: Acces
   const primaryRedis = process.env[PRIMARY_REDIS_ENV];
   const redis = cluster.isWorker && primaryRedis ? (JSON.parse(primaryRedis) as RedisTarget) : undefined;
   if (cluster.isWorker && config.metrics) joinClusterScrapes();
-  const service = await startService(config, logger, accessLog, redis);
+  const service = await startService({ config, logger, accessLog, redis });
   // A worker is stopped by its primary, which also forces the end (a worker exits when its primary
   // does): a Ctrl-C reaches the primary and the workers alike, so a worker may see two signals.
   onStopSignal(logger, { forceOnSecondSignal: !cluster.isWorker }, async () => {
@@ -42,14 +37,9 @@ export async function runServer(config: Config, logger: Logger, accessLog: Acces
  * Redis stops. Serves no request itself.
  */
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
-  let embeddedRedis: EmbeddedRedis | undefined;
-  const env: Record<string, string> = {};
-  // The same condition as startService's: no Redis configured (URL, Sentinel or Cluster) means embedded.
-  if (!targetFromConfig(config)) {
-    const dir = path.join(config.dataDir, 'redis');
-    embeddedRedis = await startEmbeddedRedis({ bin: config.redisServerBin, dir, logger });
-    env[PRIMARY_REDIS_ENV] = JSON.stringify({ path: embeddedRedis.socketPath } satisfies RedisTarget);
-  }
+  // The workers open their connections to the Redis the primary provides (its embedded one, if it started one).
+  const { target, embedded: embeddedRedis } = await provideRedis(config, logger);
+  const env: Record<string, string> = embeddedRedis ? { [PRIMARY_REDIS_ENV]: JSON.stringify(target) } : {};
 
   // A scrape reaching any worker is answered with the sum over all of them (metrics/cluster.ts).
   if (config.metrics) answerClusterScrapes(new AggregatorRegistry());
@@ -78,7 +68,7 @@ class ProcessPool {
   private readonly workers = new Set<Worker>();
   private readonly bornAt = new Map<Worker, number>();
   private stopping = false;
-  /** Deaths in a row of workers that did not live STABLE_AFTER_MS: the exponent of the restart delay. */
+  /** Deaths in a row of workers that did not live DEFAULTS.restartStableAfterMs: the exponent of the restart delay. */
   private quickDeaths = 0;
   private readonly restartTimers = new Set<NodeJS.Timeout>();
 
@@ -131,7 +121,7 @@ class ProcessPool {
     for (const worker of alive) worker.process.kill('SIGTERM');
     const force = setTimeout(() => {
       for (const worker of alive) if (!worker.isDead()) worker.process.kill('SIGKILL');
-    }, WORKER_STOP_TIMEOUT_MS);
+    }, DEFAULTS.processStopTimeoutMs);
     const drained = await Promise.all(exits);
     clearTimeout(force);
     return drained.every(Boolean);
@@ -150,8 +140,8 @@ class ProcessPool {
     const bornAt = this.bornAt.get(worker) ?? 0;
     this.bornAt.delete(worker);
     if (this.stopping) return;
-    if (Date.now() - bornAt >= STABLE_AFTER_MS) this.quickDeaths = 0;
-    const delay = Math.min(100 * 2 ** this.quickDeaths, MAX_RESTART_DELAY_MS);
+    if (Date.now() - bornAt >= DEFAULTS.restartStableAfterMs) this.quickDeaths = 0;
+    const delay = Math.min(DEFAULTS.restartFirstDelayMs * 2 ** this.quickDeaths, DEFAULTS.restartMaxDelayMs);
     this.quickDeaths++;
     this.logger.error(
       { pid: worker.process.pid, code, signal, restartInMs: delay },

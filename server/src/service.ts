@@ -1,5 +1,4 @@
 import cluster from 'node:cluster';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import { domainRoutes } from './apps/domains/routes.ts';
@@ -8,24 +7,24 @@ import { RemovalRunner } from './apps/workers/removal.ts';
 import { workerRoutes } from './apps/workers/routes.ts';
 import { WorkerStore } from './apps/workers/store.ts';
 import type { Config } from './config.ts';
+import { DEFAULTS } from './defaults.ts';
 import { Readiness } from './health/readiness.ts';
 import { healthRoutes } from './health/routes.ts';
 import { trackConnections } from './http/connections.ts';
+import { describeGroups, type ResourceGroup } from './http/groups.ts';
+import { registeredRoutes } from './http/restify.ts';
 import type { AccessLog } from './logging.ts';
 import { clusterScrape } from './metrics/cluster.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { ServiceMetrics } from './metrics/service-metrics.ts';
+import type { Json } from './openapi/describe.ts';
+import { buildOpenApiDocument } from './openapi/document.ts';
 import { openApiRoutes } from './openapi/routes.ts';
-import {
-  createRedisClient,
-  createTransactionClient,
-  type RedisTarget,
-  targetFromConfig,
-  waitUntilReady,
-} from './redis/connect.ts';
-import { type EmbeddedRedis, startEmbeddedRedis } from './redis/embedded.ts';
-import { ConnectionPool } from './redis/pool.ts';
+import type { RedisTarget } from './redis/connect.ts';
+import { openRedisConnections } from './redis/connections.ts';
+import type { EmbeddedRedis } from './redis/embedded.ts';
 import { Replication } from './redis/replication.ts';
+import { FAILURE_STATUSES, type FailureStatuses } from './users/failure-status.ts';
 import { UserList } from './users/list.ts';
 import { userRoutes } from './users/routes.ts';
 import { UserStore } from './users/store.ts';
@@ -43,63 +42,33 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** How long SIGTERM lets in-flight requests finish before every connection is cut (docs/security.md). */
-const DRAIN_TIMEOUT_MS = 8_000;
+export interface ServiceOptions {
+  config: Config;
+  logger: Logger;
+  /** Writes the line per request (default: `logger.info`; main.ts passes the faster one). */
+  accessLog?: AccessLog;
+  /** A Redis someone else owns (the cluster primary's embedded one), used instead of the config's. */
+  redis?: RedisTarget;
+}
 
-/**
- * The composition root: builds Redis, stores and the app from the config, and starts listening.
- * `accessLog` writes the line per request (default: `logger.info`; main.ts passes the faster one).
- * `runningRedis`: a Redis someone else owns (the cluster primary's embedded one), used instead of the config's.
- */
-export async function startService(
-  config: Config,
-  logger: Logger,
-  accessLog?: AccessLog,
-  runningRedis?: RedisTarget,
-): Promise<RunningService> {
-  let embeddedRedis: EmbeddedRedis | undefined;
-  let target: RedisTarget | undefined = runningRedis ?? targetFromConfig(config);
-  if (!target) {
-    const dir = path.join(config.dataDir, 'redis');
-    embeddedRedis = await startEmbeddedRedis({ bin: config.redisServerBin, dir, logger });
-    target = { path: embeddedRedis.socketPath };
-  }
-
-  const redis = createRedisClient(target, { enableAutoPipelining: true, lazyConnect: false });
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  // A WAIT may hold its connection for REDIS_WAIT_TIMEOUT_MS: commands on such a connection get that much longer.
-  const waiting = { commandTimeout: 2000 + config.redisWaitTimeoutMs };
-  // Changes always have a connection of their own: a change Redis holds (CLIENT PAUSE WRITE, a WAIT)
-  // must not hold up the reads queued behind it on the shared connection.
-  const writer = createRedisClient(target, {
-    ...(config.redisWaitReplicas > 0 ? waiting : {}),
-    enableAutoPipelining: true,
-    lazyConnect: false,
-  });
-  writer.on('error', () => {}); // the shared connection reports the same outage
-  try {
-    await Promise.all([waitUntilReady(redis, 5_000), waitUntilReady(writer, 5_000)]);
-  } catch {
-    logger.warn('Redis is not reachable yet; answering 503 until it is');
-  }
+/** The composition root: opens Redis, builds the stores and the app from the config, and starts listening. */
+export async function startService({
+  config,
+  logger,
+  accessLog,
+  redis,
+}: ServiceOptions): Promise<RunningService> {
+  const connections = await openRedisConnections(config, logger, redis);
+  const { target, embedded: embeddedRedis } = connections;
   const metrics = config.metrics ? new ServiceMetrics() : undefined;
-  metrics?.watchRedis('shared', redis);
-  if (writer !== redis) metrics?.watchRedis('writer', writer);
-  const replication = new Replication(writer, config.redisWaitReplicas, config.redisWaitTimeoutMs, () =>
+  metrics?.watchRedis('shared', connections.reads);
+  metrics?.watchRedis('writer', connections.changes); // the label predates the name "changes"
+  const replication = new Replication(config.redisWaitReplicas, config.redisWaitTimeoutMs, () =>
     metrics?.waitTimedOut(),
-  );
-  const redisTarget = target;
-  const transactions = new ConnectionPool(
-    () => {
-      const conn = createTransactionClient(redisTarget, writer, waiting);
-      conn.on('error', () => {}); // reported through the request that used it
-      return conn;
-    },
-    { logger },
   );
 
   const contention = metrics?.contention;
-  const users = new UserStore(redis, transactions, replication, contention);
+  const users = new UserStore(connections, replication, contention);
   const userList = new UserList(users);
   // Data stored before the list's id index existed is indexed now, in small steps (lists wait for it).
   users
@@ -110,39 +79,39 @@ export async function startService(
         'the user id index could not be built yet; the next list tries again',
       ),
     );
-  const domains = new DomainStore(redis, replication, contention);
-  const workers = new WorkerStore(redis, replication, config.workerStopGraceMs, contention);
+  const domains = new DomainStore(connections, replication, contention);
+  const workers = new WorkerStore(connections, replication, config.workerStopGraceMs, contention);
   const workerRemovals = new RemovalRunner({
-    // Its commands change the removal stream: on the changes' connection, not ahead of reads.
-    redis: writer,
-    target,
+    changes: connections.changes,
+    blocking: connections.removals,
     store: workers,
     logger,
     stopGraceMs: config.workerStopGraceMs,
   });
-  metrics?.watchPool(() => transactions.stats());
+  metrics?.watchPool(() => connections.transactions.stats());
   metrics?.watchRemovals(() => workerRemovals.backlog());
-  const readiness = new Readiness(redis, writer, transactions);
+  const readiness = new Readiness(connections);
   // A cluster worker answers /metrics for every worker (the primary sums them); a single process for itself.
   const scrape =
     metrics && (cluster.isWorker ? clusterScrape(metrics.registry) : () => metrics.registry.metrics());
   const app = createApp({
     logger,
     accessLog,
-    groups: [
-      healthRoutes(readiness),
-      openApiRoutes(),
-      ...(scrape ? [metricsRoutes(scrape)] : []),
-      userRoutes(users, userList),
-      domainRoutes(domains),
-      workerRoutes(workers),
-    ],
+    groups: serviceGroups({
+      readiness,
+      scrape,
+      users,
+      userList,
+      failureStatus: FAILURE_STATUSES[config.failureStatus],
+      domains,
+      workers,
+    }),
     apiToken: config.apiToken,
     allowedHosts: config.allowedHosts,
     metrics: metrics && { requests: metrics.requests, public: config.metricsPublic },
   });
 
-  const connections = trackConnections(app.server);
+  const clients = trackConnections(app.server);
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject);
     app.listen(config.port, config.host, () => resolve());
@@ -168,22 +137,68 @@ export async function startService(
       app.server.closeIdleConnections();
       const timer = setTimeout(() => {
         app.server.closeAllConnections();
-        connections.destroyAll();
-      }, DRAIN_TIMEOUT_MS);
+        clients.destroyAll();
+      }, DEFAULTS.drainTimeoutMs);
       await drained;
       clearTimeout(timer);
       await workerRemovals.stop();
-      await transactions.close();
-      await writer.quit().catch(() => writer.disconnect());
-      await redis.quit().catch(() => redis.disconnect());
-      await embeddedRedis?.stop();
+      await connections.close();
       logger.info('user service stopped');
     })();
     return closing;
   };
 
-  const routes = Object.values(
-    (app.router as unknown as { getRoutes(): Record<string, { method: string; path: string }> }).getRoutes(),
-  ).map(({ method, path }) => ({ method, path }));
+  const routes = registeredRoutes(app);
   return { url, port, embeddedRedis, workerRemovals, routes, close };
+}
+
+/** What the groups of the service serve from. */
+interface ServiceParts {
+  readiness: Readiness;
+  /** Absent with METRICS=0: no /metrics. */
+  scrape: (() => Promise<string>) | undefined;
+  users: UserStore;
+  userList: UserList;
+  failureStatus: FailureStatuses;
+  domains: DomainStore;
+  workers: WorkerStore;
+}
+
+/** Every resource group of the service, in the order they are mounted; /openapi.json describes these same groups. */
+function serviceGroups(parts: ServiceParts): ResourceGroup[] {
+  const groups: ResourceGroup[] = [
+    healthRoutes(parts.readiness),
+    openApiRoutes(() => buildOpenApiDocument(describeGroups(groups))),
+    ...(parts.scrape ? [metricsRoutes(parts.scrape)] : []),
+    userRoutes(parts.users, parts.userList, parts.failureStatus),
+    domainRoutes(parts.domains),
+    workerRoutes(parts.workers),
+  ];
+  return groups;
+}
+
+/**
+ * The /openapi.json of a service with every group (METRICS on), without starting one: for the tests
+ * and tools that check answers against it. Describing a group runs none of its handlers, so the parts
+ * they would serve from are never touched (one that is would throw).
+ */
+export function describeService(): Json {
+  const untouched = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('describing the service used what its routes serve from');
+      },
+    },
+  ) as never;
+  const groups = serviceGroups({
+    readiness: untouched,
+    scrape: untouched,
+    users: untouched,
+    userList: untouched,
+    failureStatus: FAILURE_STATUSES.http,
+    domains: untouched,
+    workers: untouched,
+  });
+  return buildOpenApiDocument(describeGroups(groups));
 }

@@ -15,7 +15,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('errors: the catalogue and its documentation', () => {
-  it('docs/errors.md shows exactly the catalogue (run `make errors-doc` after changing server/src/errors.ts)', () => {
+  it('docs/errors.md shows exactly the catalogue (run `make docs` after changing server/src/errors.ts)', () => {
     const page = readFileSync(ERRORS_DOC, 'utf8');
     expect(page, 'docs/errors.md').to.equal(withTable(page, renderErrorTable()));
   });

@@ -1,23 +1,25 @@
 #!/usr/bin/env node
 // A small, independent implementation of SPEC.md (plain node:http, an in-memory store saved to a JSON
 // file in the data folder) for the conformance suite's self-test. It shares no code with server/.
-// `--defect NAME` switches on exactly one deliberate defect (see DEFECTS in defects.mjs); without it, the
+// `--defect NAME` switches on one deliberate defect (see DEFECTS in defects.mjs; `A,B` several, for the
+// report tests that need a MUST and a SHOULD failure in one run); without it, the
 // implementation is meant to pass every MUST and SHOULD rule, while choosing differently from the
 // reference server wherever the spec is open (failure results answered 200, GET of an unknown id
 // answered 204, list wrapper <userList>, no XML declaration, JSON Content-Type spelt differently,
 // timestamps with a +00:00 offset).
 //
 // Usage: node server.mjs --port 8080 [--data DIR] [--defect NAME] [--shutdown-delay MS] [--ignore-sigterm 1]
-//        [--lifetime MS] [--put-delay MS]
+//        [--lifetime MS] [--put-delay MS] [--write-delay MS]
 // --shutdown-delay: after SIGTERM, keep serving for MS before closing (a slow graceful shutdown);
 // --ignore-sigterm: ignore SIGTERM altogether (only SIGKILL stops it); --lifetime MS: exit after MS
 // whatever happens (for a self-test case that leaves it where the suite cannot stop it); --put-delay MS:
-// every PUT takes MS longer (an implementation too slow for the size rule's time).
+// every PUT takes MS longer (an implementation too slow for the size rule's time); --write-delay MS: every
+// request but GET, HEAD and OPTIONS takes MS longer (a slow but correct implementation).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { DEFECTS } from './defects.mjs';
+import { COMPOUNDS, DEFECTS } from './defects.mjs';
 
 function args() {
   const out = {
@@ -31,12 +33,18 @@ function args() {
 }
 
 const opts = args();
-const defect = opts.defect;
-if (defect && !(defect in DEFECTS)) {
-  console.error(`unknown defect ${defect}; one of: ${Object.keys(DEFECTS).join(', ')}`);
-  process.exit(2);
-}
-const has = (name) => defect === name;
+// --defect a,b: one or several deliberate defects; a compound implementation (COMPOUNDS in defects.mjs)
+// switches on several behaviours at once.
+const defects = opts.defect ? opts.defect.split(',') : [];
+for (const defect of defects)
+  if (!(defect in DEFECTS) && !(defect in COMPOUNDS)) {
+    console.error(
+      `unknown defect ${defect}; one of: ${[...Object.keys(DEFECTS), ...Object.keys(COMPOUNDS)].join(', ')}`,
+    );
+    process.exit(2);
+  }
+const active = new Set(defects.flatMap((d) => (d in COMPOUNDS ? COMPOUNDS[d].behaviours : [d])));
+const has = (name) => active.has(name);
 const GRACE_MS = 300;
 
 // --- user store: in memory, every change appended to a log in the data folder (one JSON line per
@@ -57,8 +65,10 @@ function load() {
     for (const line of fs.readFileSync(file, 'utf8').split('\n')) if (line) apply(JSON.parse(line));
   } else {
     if (file) fs.mkdirSync(path.dirname(file), { recursive: true });
-    if (!has('no-default-user')) change({ id: '1', name: 'Ada', profession: 'Analyst' });
-    else if (file) fs.writeFileSync(file, '');
+    if (!has('no-default-user')) {
+      change({ id: '1', name: 'Ada', profession: 'Analyst' });
+      if (has('two-default-users')) change({ id: '2', name: 'Bob', profession: 'Builder' });
+    } else if (file) fs.writeFileSync(file, '');
   }
   return users;
 }
@@ -79,11 +89,14 @@ const esc = (text) =>
         .replace(/</g, '&lt;')
         .replace(/>/g, '&gt;')
         .replace(/"/g, '&quot;')
-        .replace(/'/g, '&apos;');
+        .replace(/'/g, '&apos;')
+        // A raw CR reaches a reader as LF (XML 1.0 section 2.11): written as a reference, it stays a CR.
+        .replace(/\r/g, '&#13;');
 const field = (name, value) => (value === undefined ? '' : `<${name}>${esc(value)}</${name}>`);
 const userXml = (u) =>
   `<user><id>${u.id}</id>${field('name', u.name)}${field('profession', u.profession)}</user>`;
-const resultXml = (ok) => `<result>${ok ? 'success' : 'failure'}</result>`;
+const resultXml = (ok) =>
+  `${has('result-declaration') ? '<?xml version="1.0" encoding="UTF-8"?>' : ''}<result>${ok ? (has('success-misspelt') ? 'succes' : 'success') : 'failure'}</result>`;
 
 function send(res, status, type, body, headers = {}) {
   const bytes = Buffer.from(body, has('latin1-output') ? 'latin1' : 'utf8');
@@ -91,7 +104,10 @@ function send(res, status, type, body, headers = {}) {
   res.end(bytes);
 }
 const xmlType = () => (has('xml-text-plain') ? 'text/plain' : 'application/xml');
-const sendXml = (res, status, body, headers) => send(res, status, xmlType(), body, headers);
+const sendXml = (res, status, body, headers) =>
+  has('json-everywhere')
+    ? send(res, status, 'application/json', JSON.stringify(jsonOfXml(body)), headers)
+    : send(res, status, xmlType(), body, headers);
 const failureStatus = () => (has('failure-500') ? 500 : 200);
 const sendResult = (res, ok) => sendXml(res, ok ? 200 : failureStatus(), resultXml(ok));
 const sendJson = (res, status, value) =>
@@ -133,6 +149,8 @@ function userFromForm(fields) {
     (fields.name !== undefined || fields.profession !== undefined)
   )
     return { id, name: fields.name, profession: fields.profession };
+  if (has('put-without-id-as-0') && fields.id === undefined && fields.name !== undefined)
+    return { id: '0', name: fields.name, profession: fields.profession };
   if (id === undefined || typeof fields.name !== 'string' || typeof fields.profession !== 'string')
     return undefined;
   if (has('text-trimmed')) return { id, name: fields.name.trim(), profession: fields.profession.trim() };
@@ -226,9 +244,10 @@ async function handleApps(req, res, parts) {
 /** stale-list: the list answer rendered last, served again for 2 s whatever changed meanwhile. */
 let listCache;
 async function handleUsers(req, res, id) {
-  const store = load();
+  const store = has('whole-state-rewrite') ? await readWhole() : load();
+  const change = (entry) => save(store, entry);
   if (has('default-user-recreated') && store.size === 0 && (req.method === 'GET' || req.method === 'HEAD')) {
-    change({ id: '1', name: 'Ada', profession: 'Analyst' });
+    await change({ id: '1', name: 'Ada', profession: 'Analyst' });
   }
   if (id === undefined) {
     switch (req.method) {
@@ -258,7 +277,7 @@ async function handleUsers(req, res, id) {
         return sendXml(
           res,
           200,
-          `<operations>${has('options-wrong-body') ? 'GET, POST' : 'GET, PUT, POST, DELETE'}</operations>`,
+          `<operations>${has('options-wrong-body') ? 'GET, POST' : 'GET, PUT, POST, DELETE'}</operations>${has('operations-newline') ? '\n' : ''}`,
           {
             Allow: 'GET, HEAD, PUT, POST, OPTIONS',
           },
@@ -268,24 +287,28 @@ async function handleUsers(req, res, id) {
         if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
           return sendXml(res, 415, '<error>form expected</error>');
         }
+        const verb = has('verbs-swapped') ? (req.method === 'PUT' ? 'POST' : 'PUT') : req.method;
         if (req.method === 'PUT' && has('put-500'))
           return send(res, 500, 'text/plain', 'NullPointerException');
         const user = userFromForm(parseForm(await readBody(req)));
         if (!user) return sendXml(res, 400, '<error>id (integer), name and profession expected</error>');
-        if (req.method === 'PUT') {
+        if (verb === 'PUT') {
           if (opts['put-delay']) await sleep(Number(opts['put-delay']));
           const same = store.get(user.id);
           if (has('put-equal-success') && same?.name === user.name && same?.profession === user.profession)
             return sendResult(res, true);
+          if (has('write-lost-racing-create')) return sendResult(res, await createFromCopy(store, user));
           if (store.has(user.id) && !has('put-overwrites')) return sendResult(res, false);
           if (has('put-not-atomic')) await sleep(250);
-          change(user);
-          return sendResult(res, true);
+          await change(revived(user));
+          return sendResult(res, !has('create-answers-failure'));
         }
-        const current = store.get(user.id);
+        const current = has('first-user-equality') ? store.values().next().value : store.get(user.id);
         if (!current && !has('post-creates')) return sendResult(res, false);
         if (has('default-user-fixed') && user.id === '1') return sendResult(res, true);
-        change(has('post-partial') && current ? { ...current, name: user.name } : user);
+        if (has('first-user-equality')) await change({ ...user, id: current.id });
+        else if (has('post-keeps-old')) await change(current);
+        else await change(has('post-partial') && current ? { ...current, name: user.name } : user);
         return sendResult(res, true);
       }
       default:
@@ -294,12 +317,14 @@ async function handleUsers(req, res, id) {
         });
     }
   }
-  const key = canonicalId(id);
-  if (key === undefined) return sendXml(res, 404, '<error>no such user</error>');
+  const written = readsAsWritten(req.method) ? String(id).trim() : canonicalId(id);
+  if (written === undefined) return sendXml(res, 404, '<error>no such user</error>');
+  const key =
+    has('first-user-equality') && req.method === 'DELETE' ? (store.keys().next().value ?? written) : written;
   switch (req.method) {
     case 'GET':
     case 'HEAD': {
-      if (!store.has(key) && has('get-creates')) change({ id: key, name: '', profession: '' });
+      if (!store.has(key) && has('get-creates')) await change({ id: key, name: '', profession: '' });
       const user = store.get(key);
       if (!user) {
         res.writeHead(204);
@@ -313,7 +338,8 @@ async function handleUsers(req, res, id) {
         return send(res, 500, 'text/plain', 'NullPointerException');
       const existed = store.has(key);
       if (existed && has('delete-not-atomic')) await sleep(250);
-      if (existed) change({ del: key });
+      if (existed) await change({ del: key });
+      if (existed) await afterDelete(store, key, partial);
       return sendResult(res, existed || has('delete-unknown-success'));
     }
     default:
@@ -321,8 +347,92 @@ async function handleUsers(req, res, id) {
   }
 }
 
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+// --- Defects that no hand-written rule names (issue 33): the explorer (EXP-SEQ-01, and the explore command's concurrent rounds) must
+// find them. Each is one switch of DEFECTS in defects.mjs; nothing here runs without its --defect.
+/** read-id-as-written: GET and HEAD by id look the id up as the path writes it (007 is not 7). */
+const readsAsWritten = (method) => has('read-id-as-written') && (method === 'GET' || method === 'HEAD');
+/** deleted-user-revived: a deleted user's record, brought back by a later PUT of its id. */
+const deleted = new Map();
+async function afterDelete(store, key, removed) {
+  if (has('deleted-user-revived')) deleted.set(key, removed);
+  // delete-hits-plus-1000: the user with id N+1000 goes too.
+  const neighbour = String(Number(key) + 1000);
+  if (has('delete-hits-plus-1000') && store.has(neighbour)) await change({ del: neighbour });
+}
+/** A PUT stores the deleted record of its id, if any, instead of the form's fields (deleted-user-revived). */
+function revived(user) {
+  const old = has('deleted-user-revived') ? deleted.get(user.id) : undefined;
+  deleted.delete(user.id);
+  return old ?? user;
+}
+/**
+ * write-lost-racing-create: a PUT copies the whole collection, pauses, then writes the copy back with
+ * the new user: a change to another user made meanwhile is lost (the existence check is made after the
+ * pause, so that PUTs of one id still exclude each other).
+ */
+async function createFromCopy(store, user) {
+  const copy = new Map(store);
+  await sleep(30);
+  if (store.has(user.id)) return false;
+  store.clear();
+  for (const [k, v] of copy) store.set(k, v);
+  await change(user);
+  return true;
+}
+
+// --- compound implementations (issue 32): behaviours only the COMPOUNDS of defects.mjs switch on.
+
+/** Saves a change: to the append log, or (whole-state-rewrite) the whole state to the data file. */
+async function save(store, entry) {
+  if (!has('whole-state-rewrite')) return change(entry);
+  if (entry.del !== undefined) store.delete(entry.del);
+  else store.set(entry.id, entry);
+  // As the tutorial does: rewrite the whole file per write, with nothing ordering concurrent writers.
+  await sleep(5);
+  // whole-file-untorn: one synchronous write, so concurrent writers lose each other's changes but never
+  // leave a torn file; without it, overlapping writes can leave the file unreadable for good.
+  if (has('whole-file-untorn')) fs.writeFileSync(wholeFile(), JSON.stringify([...store.values()]));
+  else await fs.promises.writeFile(wholeFile(), JSON.stringify([...store.values()]));
+}
+
+const wholeFile = () => path.join(opts.data || '.', 'users.json');
+
+/** whole-state-rewrite: every request reads the whole file (and a file that does not parse fails it). */
+async function readWhole() {
+  const at = wholeFile();
+  if (!fs.existsSync(at)) {
+    await fs.promises.mkdir(path.dirname(at), { recursive: true });
+    await fs.promises.writeFile(at, JSON.stringify([{ id: '1', name: 'Ada', profession: 'Analyst' }]));
+  }
+  const list = JSON.parse(await fs.promises.readFile(at, 'utf8'));
+  return new Map(list.map((u) => [u.id, u]));
+}
+
+/** json-everywhere: the XML answers of this implementation, as JSON. */
+function jsonOfXml(xml) {
+  const un = (t) =>
+    t
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
+  const user = (x) => {
+    const out = {};
+    for (const [, k, v] of x.matchAll(/<(id|name|profession)>([\s\S]*?)<\/\1>/g)) out[k] = un(v);
+    return out;
+  };
+  const root = /^<(\w+)>/.exec(xml)?.[1];
+  if (root === 'userList') return [...xml.matchAll(/<user>[\s\S]*?<\/user>/g)].map((m) => user(m[0]));
+  if (root === 'user') return user(xml);
+  const text = /^<\w+>([\s\S]*)<\/\w+>$/.exec(xml)?.[1] ?? '';
+  return { [root ?? 'error']: un(text) };
+}
+
 const server = http.createServer(async (req, res) => {
   try {
+    if (opts['write-delay'] && !READS.has(req.method)) await sleep(Number(opts['write-delay']));
     const url = new URL(req.url, 'http://localhost');
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     if (parts[0] === 'UserService' && parts[1] === 'users' && parts.length <= 3)

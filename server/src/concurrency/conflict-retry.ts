@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 import type { ContentionObserver } from '../metrics/service-metrics.ts';
 
@@ -19,7 +20,11 @@ export interface RetryPolicy {
  * backoff with full jitter): writers of several processes spread out quickly instead of colliding in
  * step, and the total time stays bounded by the budget.
  */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { budgetMs: 2_000, firstPauseMs: 2, maxPauseMs: 64 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  budgetMs: DEFAULTS.conflictRetryBudgetMs,
+  firstPauseMs: 2,
+  maxPauseMs: 64,
+};
 
 /**
  * Runs `attempt` until it returns something other than CONFLICT. Gives up with a 503 (answered with

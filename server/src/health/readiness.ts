@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
+import { DEFAULTS } from '../defaults.ts';
 import { HttpError } from '../errors.ts';
-import { writeRefusal } from '../redis/connect.ts';
-import type { ConnectionPool } from '../redis/pool.ts';
+import type { RedisConnections } from '../redis/connections.ts';
+import { writeRefusal } from '../redis/errors.ts';
 
 /**
  * A script that writes nothing but is declared as one that may write (Redis 7 shebang, no `no-writes`
@@ -16,12 +17,12 @@ const PROBE_KEY = '{usersvc}:readyz';
  * Longest a probe may take: a stalled Redis fails the check instead of holding /readyz. The pool's wait
  * limit: when an update would be answered 503 for want of a connection, so is /readyz.
  */
-const PROBE_TIMEOUT_MS = 1500;
+const PROBE_TIMEOUT_MS = DEFAULTS.readinessProbeTimeoutMs;
 
 /**
  * What /readyz reports: whether the service can serve reads AND changes right now. Three probes, in
  * parallel, each bounded in time: a PING on the shared connection (reads), the write probe on the
- * writer connection (creates, deletes, /apps changes) and the write probe on a transaction connection
+ * changes' connection (creates, deletes, /apps changes) and the write probe on a transaction connection
  * from the pool (updates), which also fails when the pool cannot hand out a connection in time.
  * Concurrent calls share one round of probes.
  */
@@ -29,9 +30,7 @@ export class Readiness {
   private round: Promise<string | undefined> | undefined;
 
   constructor(
-    private readonly redis: Redis,
-    private readonly writer: Redis,
-    private readonly transactions: ConnectionPool,
+    private readonly connections: Pick<RedisConnections, 'reads' | 'changes' | 'transactions'>,
     private readonly timeoutMs = PROBE_TIMEOUT_MS,
   ) {}
 
@@ -46,9 +45,9 @@ export class Readiness {
   private async probe(): Promise<string | undefined> {
     const writeProbe = (conn: Redis) => conn.eval(WRITE_PROBE, 1, PROBE_KEY);
     const reasons = await Promise.all([
-      this.bounded('reads', () => this.redis.ping()),
-      this.bounded('changes', () => writeProbe(this.writer)),
-      this.bounded('updates', () => this.transactions.withConnection(writeProbe, this.timeoutMs)),
+      this.bounded('reads', () => this.connections.reads.ping()),
+      this.bounded('changes', () => writeProbe(this.connections.changes)),
+      this.bounded('updates', () => this.connections.transactions.withConnection(writeProbe, this.timeoutMs)),
     ]);
     const failed = reasons.filter((reason) => reason !== undefined);
     return failed.length === 0 ? undefined : failed.join('; ');

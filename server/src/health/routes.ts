@@ -2,6 +2,7 @@ import type { Request, Response } from 'restify';
 import { ServiceUnavailableError } from '../errors.ts';
 import type { ResourceGroup } from '../http/groups.ts';
 import { sendJson } from '../http/send.ts';
+import { answer, jsonOf, ref } from '../openapi/describe.ts';
 import type { Readiness } from './readiness.ts';
 
 /**
@@ -19,8 +20,19 @@ export function healthRoutes(readiness: Readiness): ResourceGroup {
     prefix: '',
     representation: 'xml',
     routes(group) {
-      group.read('/healthz', live);
-      group.read('/readyz', ready);
+      const health = ref('Health');
+      group.read('/healthz', live, {
+        operationId: 'liveness',
+        summary: 'The process answers',
+        open: true,
+        answers: { 200: answer('Alive.', jsonOf(health)) },
+      });
+      group.read('/readyz', ready, {
+        operationId: 'readiness',
+        summary: 'The process answers and reaches Redis',
+        open: true,
+        answers: { 200: answer('Ready.', jsonOf(health)) },
+      });
     },
   };
 }

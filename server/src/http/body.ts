@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { BODY_LIMIT_BYTES } from '../config.ts';
+import { DEFAULTS } from '../defaults.ts';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.ts';
 
 /**
@@ -20,7 +20,7 @@ export function requireMediaType(req: IncomingMessage, expected: string): void {
 }
 
 /** Reads the whole request body, refusing (413) more than `limit` bytes, declared or sent. */
-export async function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, limit = DEFAULTS.bodyLimitBytes): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) throw new PayloadTooLargeError(limit);
   // Plain 'data'/'end' listeners: the async iterator (for await) cost a few per cent of a PUT.

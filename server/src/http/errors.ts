@@ -15,7 +15,7 @@ import {
   WritesRefusedError,
 } from '../errors.ts';
 import type { AccessLog } from '../logging.ts';
-import { isRedisUnavailable, mayHaveBeenApplied, writeRefusal } from '../redis/connect.ts';
+import { isRedisUnavailable, mayHaveBeenApplied, writeRefusal } from '../redis/errors.ts';
 import { JSON_CONTENT_TYPE, sendBody } from './send.ts';
 import { renderXmlError, XML_CONTENT_TYPE } from './xml.ts';
 
@@ -161,5 +161,5 @@ function answerClientError(
       (method === 'HEAD' ? '' : body), // a HEAD answer has no body: it would read as a next answer
   );
   // The request line as far as it could be read (methods are upper case; a header line is not one) (bounded: it may be what was too large).
-  accessLog({ reqId, method: method.slice(0, 16), url: path.slice(0, 2048), status, ms: 0 });
+  accessLog(reqId, method.slice(0, 16), path.slice(0, 2048), status, 0);
 }

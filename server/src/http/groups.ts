@@ -1,8 +1,29 @@
 import type { Request, Response, Server } from 'restify';
 import type { Representation } from '../errors.ts';
+import type { Json, RouteDescription, RouteDoc } from '../openapi/describe.ts';
+import { registerRoute, routePathOf } from './restify.ts';
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
-type Method = 'GET' | 'HEAD' | 'PUT' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS';
+export type Method = 'GET' | 'HEAD' | 'PUT' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/** A route as declared: method, full path (restify's form), handler and description. */
+interface DeclaredRoute {
+  method: Method;
+  path: string;
+  handler: Handler;
+  doc: RouteDescription;
+}
+
+/** A route as the OpenAPI description sees it (document.ts): its group's facts and its own description. */
+export interface DescribedRoute {
+  method: Method;
+  /** restify's form: `/apps/:app_id/domains`. */
+  path: string;
+  representation: Representation;
+  /** The OpenAPI parameter of each `:name` in the path. */
+  parameters: Readonly<Record<string, Json>>;
+  doc: RouteDoc;
+}
 
 /**
  * A resource group (after fastify's `register(plugin, { prefix })`): the routes of one resource, mounted
@@ -14,6 +35,8 @@ export interface ResourceGroup {
   prefix: string;
   /** Its error bodies; also the one of an unmatched request under the prefix (404, 405, refused before routing). */
   representation: Representation;
+  /** The OpenAPI description of each path parameter (`:name`) of its routes, by name. */
+  parameters?: Readonly<Record<string, Json>>;
   routes(group: GroupRoutes): void;
 }
 
@@ -23,31 +46,33 @@ export class GroupRoutes {
   private readonly methods = new Map<string, Method[]>();
 
   constructor(
-    private readonly server: Server,
     private readonly prefix: string,
-    /** Told each full path registered (the representation of the errors its handlers raise). */
-    private readonly registered: (fullPath: string) => void,
+    /** Told each route declared (mounted on restify, or described). */
+    private readonly declared: (route: DeclaredRoute) => void,
   ) {}
 
-  /** GET and HEAD alike: HEAD answers GET's status and headers without a body (the sending helpers leave it out). */
-  read(path: string, handler: Handler): void {
-    this.add('GET', path, handler);
-    this.add('HEAD', path, handler);
+  /**
+   * GET and HEAD alike: HEAD answers GET's status and headers without a body (the sending helpers leave
+   * it out); the description is GET's (document.ts derives HEAD's).
+   */
+  read(path: string, handler: Handler, doc: RouteDescription): void {
+    this.add('GET', path, handler, doc);
+    this.add('HEAD', path, handler, doc);
   }
-  put(path: string, handler: Handler): void {
-    this.add('PUT', path, handler);
+  put(path: string, handler: Handler, doc: RouteDescription): void {
+    this.add('PUT', path, handler, doc);
   }
-  post(path: string, handler: Handler): void {
-    this.add('POST', path, handler);
+  post(path: string, handler: Handler, doc: RouteDescription): void {
+    this.add('POST', path, handler, doc);
   }
-  patch(path: string, handler: Handler): void {
-    this.add('PATCH', path, handler);
+  patch(path: string, handler: Handler, doc: RouteDescription): void {
+    this.add('PATCH', path, handler, doc);
   }
-  del(path: string, handler: Handler): void {
-    this.add('DELETE', path, handler);
+  del(path: string, handler: Handler, doc: RouteDescription): void {
+    this.add('DELETE', path, handler, doc);
   }
-  opts(path: string, handler: Handler): void {
-    this.add('OPTIONS', path, handler);
+  opts(path: string, handler: Handler, doc: RouteDescription): void {
+    this.add('OPTIONS', path, handler, doc);
   }
 
   /** The `Allow` value of a path: the methods registered on it so far, in the order they were. */
@@ -55,23 +80,12 @@ export class GroupRoutes {
     return (this.methods.get(this.prefix + path) ?? []).join(', ');
   }
 
-  private add(method: Method, path: string, handler: Handler): void {
+  private add(method: Method, path: string, handler: Handler, doc: RouteDescription): void {
     const full = this.prefix + path;
     const known = this.methods.get(full);
     if (known) known.push(method);
     else this.methods.set(full, [method]);
-    this.registered(full);
-    const server = this.server;
-    const register = {
-      GET: server.get,
-      HEAD: server.head,
-      PUT: server.put,
-      POST: server.post,
-      PATCH: server.patch,
-      DELETE: server.del,
-      OPTIONS: server.opts,
-    }[method];
-    register.call(server, full, handler);
+    this.declared({ method, path: full, handler, doc });
   }
 }
 
@@ -98,7 +112,12 @@ export function mountGroups(server: Server, groups: readonly ResourceGroup[]): E
   };
   for (const group of groups) {
     claim(byPrefix, group.prefix, group.representation);
-    group.routes(new GroupRoutes(server, group.prefix, (full) => claim(byRoute, full, group.representation)));
+    group.routes(
+      new GroupRoutes(group.prefix, (route) => {
+        claim(byRoute, route.path, group.representation);
+        registerRoute(server, route.method, route.path, route.handler);
+      }),
+    );
   }
   const root = byPrefix.get('');
   if (!root)
@@ -115,8 +134,32 @@ export function mountGroups(server: Server, groups: readonly ResourceGroup[]): E
   return {
     ofPath,
     ofRequest(req) {
-      const route = req.getRoute() as { path?: unknown } | undefined;
-      return (typeof route?.path === 'string' && byRoute.get(route.path)) || ofPath(req.getPath());
+      const route = routePathOf(req);
+      return (route !== undefined && byRoute.get(route)) || ofPath(req.getPath());
     },
   };
+}
+
+/**
+ * The routes of `groups` with their descriptions, as `mountGroups` mounts them (same order), without
+ * mounting anything: what /openapi.json is built from. Each OPTIONS description gets its path's Allow.
+ */
+export function describeGroups(groups: readonly ResourceGroup[]): DescribedRoute[] {
+  const routes: DescribedRoute[] = [];
+  for (const group of groups) {
+    const declared: DeclaredRoute[] = [];
+    const recorder = new GroupRoutes(group.prefix, (route) => declared.push(route));
+    group.routes(recorder);
+    for (const { method, path, doc } of declared) {
+      const allow = recorder.allow(path.slice(group.prefix.length));
+      routes.push({
+        method,
+        path,
+        representation: group.representation,
+        parameters: group.parameters ?? {},
+        doc: typeof doc === 'function' ? doc({ allow }) : doc,
+      });
+    }
+  }
+  return routes;
 }

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'restify';
+import { markSent } from './restify.ts';
 import { XML_CONTENT_TYPE } from './xml.ts';
 
 export const JSON_CONTENT_TYPE = 'application/json;charset=utf-8';
@@ -54,7 +55,7 @@ export function sendBody(
   // What res.sendRaw(status, body) does, in one write: restify's flush() calls writeHead(), write(body)
   // and end() apart, so every answer went out as a corked writev; end(body) lets Node send the head
   // and the body together. `_sent` tells restify the answer is written (as sendRaw would).
-  (res as Response & { _sent: boolean })._sent = true;
+  markSent(res);
   writeAnswerHead(res, status, head);
   if (req.method === 'HEAD') res.end();
   else res.end(body);

@@ -1,8 +1,10 @@
 import type { Response } from 'restify';
+import { DEFAULTS } from '../defaults.ts';
+import { markSent } from './restify.ts';
 import { answerHead, writeAnswerHead } from './send.ts';
 
 /** A client that takes nothing for this long is dropped (its list would otherwise hold a socket forever). */
-const STALL_TIMEOUT_MS = 30_000;
+const STALL_TIMEOUT_MS = DEFAULTS.streamStallTimeoutMs;
 
 /**
  * A response body written piece by piece as it is produced (chunked transfer encoding), for documents
@@ -26,7 +28,7 @@ export class StreamedBody {
   /** Sends the status and headers: those of every answer, no Content-Length. */
   start(status: number, contentType: string, headers?: Record<string, string>): void {
     // `_sent` tells restify the answer is being written (as its own send would).
-    (this.res as Response & { _sent: boolean })._sent = true;
+    markSent(this.res);
     writeAnswerHead(this.res, status, answerHead(this.res, contentType, headers));
   }
 

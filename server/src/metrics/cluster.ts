@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { AggregatorRegistry, type Registry, type RegistryContentType } from 'prom-client';
+import { DEFAULTS } from '../defaults.ts';
 
 /**
  * With PROCESSES=N, a scrape reaches one worker (the primary serves no request). That worker asks the
@@ -9,7 +10,7 @@ import { AggregatorRegistry, type Registry, type RegistryContentType } from 'pro
 const ASK = 'usersvc:metrics-ask';
 const ANSWER = 'usersvc:metrics-answer';
 /** prom-client gives up on a silent worker after 5 s; a little more, so its error is the one seen. */
-const WORKER_WAIT_MS = 6_000;
+const WORKER_WAIT_MS = DEFAULTS.metricsWorkerWaitMs;
 
 interface Ask {
   type: typeof ASK;

@@ -1,4 +1,6 @@
 import type { Request } from 'restify';
+import { routeOf, routePathOf } from '../http/restify.ts';
+import { openApiPath } from '../openapi/document.ts';
 
 /**
  * Requests by route template, method and status, and their latency by route template and method.
@@ -41,8 +43,8 @@ type TimedRequest = Request & { [START]?: number };
 
 /** `/apps/:app_id/domains` → `/apps/{app_id}/domains`: the label never carries an id, only the template. */
 function routeLabel(req: Request): string {
-  const path = (req.getRoute() as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? path.replace(/:([A-Za-z0-9_]+)/g, '{$1}') : UNMATCHED_ROUTE;
+  const path = routePathOf(req);
+  return path !== undefined ? openApiPath(path) : UNMATCHED_ROUTE;
 }
 
 export class RequestMetrics {
@@ -60,7 +62,7 @@ export class RequestMetrics {
   finished(req: Request, status: number): void {
     const start = (req as TimedRequest)[START];
     const seconds = start === undefined ? 0 : (performance.now() - start) / 1000;
-    const route = req.getRoute() as object | undefined;
+    const route = routeOf(req);
     let byMethod = this.byRoute.get(route);
     if (!byMethod) {
       byMethod = new Map();

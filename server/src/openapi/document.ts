@@ -1,23 +1,24 @@
+import { maxHeaderSize } from 'node:http';
 import { HOSTNAME_MAX } from '../apps/domains/model.ts';
 import { COMMAND_MAX, DEFAULT_WORKER_SIZE, WORKER_SIZES } from '../apps/workers/model.ts';
-import { BODY_LIMIT_BYTES } from '../config.ts';
+import { DEFAULTS, kib } from '../defaults.ts';
+import { ERRORS, type ErrorCode, type Representation } from '../errors.ts';
+import type { DescribedRoute, Method } from '../http/groups.ts';
 import { USER_ID_MAX, USER_ID_MIN, USER_TEXT_MAX } from '../users/model.ts';
+import { answer, JSON_TYPE, type Json, ref, XML } from './describe.ts';
 
 /**
- * The OpenAPI 3.1 description of both APIs, served at /openapi.json. Written in code rather than as a
- * YAML file so that the limits (text lengths, id range, sizes, body limit) are the very constants the
- * validation uses: a limit changed in the model changes the description with it. The server's tests
- * check every answer they receive against this document (server/test/support/openapi-check.ts).
+ * The OpenAPI 3.1 description of both APIs, served at /openapi.json, built from the routes of the
+ * mounted groups (each route declares its description where it is registered: http/groups.ts,
+ * openapi/describe.ts) and the error catalogue (server/src/errors.ts: the status of each error). The
+ * schemas are written in code so that the limits (text lengths, id range, sizes, body limit) are the
+ * very constants the validation uses. The server's tests check every answer they receive against this
+ * document (server/test/support/openapi-check.ts).
  *
  * Two things OpenAPI cannot say per operation are said once, as extensions the tests also check:
  * `x-undescribed-method` (any other method on a described path: 405 with Allow) and
  * `x-undescribed-path` (any other path: 404), both with the error body of the path's format.
  */
-type Json = Record<string, unknown>;
-
-const XML = 'application/xml';
-const JSON_TYPE = 'application/json';
-const ref = (name: string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 
 const SCHEMAS: Json = {
   User: {
@@ -44,11 +45,15 @@ const SCHEMAS: Json = {
     type: 'string',
     enum: ['success', 'failure'],
     xml: { name: 'result' },
+    description:
+      "Exactly `<result>success</result>` or `<result>failure</result>`: no XML declaration, no white space (the original service's clients compare the string). With FAILURE_STATUS=original every failure result is answered with status 200.",
   },
   Operations: {
     type: 'string',
     const: 'GET, PUT, POST, DELETE',
     xml: { name: 'operations' },
+    description:
+      'Exactly `<operations>GET, PUT, POST, DELETE</operations>`: no XML declaration, no white space.',
   },
   XmlError: {
     type: 'object',
@@ -209,344 +214,119 @@ const HEADERS: Json = {
   WwwAuthenticate: { required: true, schema: { type: 'string', const: 'Bearer' } },
 };
 
-type Format = 'xml' | 'json';
+type Format = Representation;
 const errorContent = (format: Format) =>
   format === 'xml' ? { [XML]: { schema: ref('XmlError') } } : { [JSON_TYPE]: { schema: ref('JsonError') } };
 
-function answer(description: string, content?: Json, headers: Json = {}): Json {
-  return {
-    description,
-    headers: { 'Request-Id': ref('RequestId', 'headers'), ...headers },
-    ...(content ? { content } : {}),
-  };
+/** An error answer: the catalogue gives its status, the route (or the lists below) what it means. */
+function errorAnswer(code: ErrorCode, description: string, format: Format): [string, Json] {
+  const headers: Json =
+    ({
+      unauthorized: { 'WWW-Authenticate': ref('WwwAuthenticate', 'headers') },
+      service_unavailable: { 'Retry-After': ref('RetryAfter', 'headers') },
+    }[code as string] as Json | undefined) ?? {};
+  return [String(ERRORS[code].status), answer(description, errorContent(format), headers)];
 }
 
-const xmlOf = (schema: string) => ({ [XML]: { schema: ref(schema) } });
-const jsonOf = (schema: Json) => ({ [JSON_TYPE]: { schema } });
+/** Errors any request can get: Node's parser refusing it, a token missing (not on open routes), Redis away, a bug. */
+const COMMON_ERRORS: Partial<Record<ErrorCode, string>> = {
+  bad_request: 'The request is not valid HTTP, or its parameters or body are invalid.',
+  unauthorized: 'API_TOKEN is set and the bearer token is missing or wrong.',
+  host_not_allowed:
+    'The Host names a host ALLOWED_HOSTS does not list (`host_not_allowed`), or, with no API_TOKEN, a change came from another origin (`cross_origin`).',
+  request_timeout: 'The request was not received in time.',
+  expectation_failed: 'The request sent an Expect value other than 100-continue.',
+  header_too_large: `The request line and headers are larger than ${kib(maxHeaderSize)}.`,
+  internal_error: 'Internal error (a bug; logged).',
+  service_unavailable:
+    'Redis is unreachable or refuses changes (out of memory, read-only, failed save), no transaction connection was free in time, or the record was changed concurrently for too long; nothing changed, safe to retry.',
+};
 
-/** Errors any request can get: Node's parser refusing it, a token missing, Redis away, a bug. */
-function commonErrors(format: Format, { authenticated = true } = {}): Json {
+/** Errors of a change with a body (413, 415) and of every change (504). */
+function changeErrors(mediaType: string | undefined): Partial<Record<ErrorCode, string>> {
   return {
-    '400': answer(
-      'The request is not valid HTTP, or its parameters or body are invalid.',
-      errorContent(format),
-    ),
-    ...(authenticated
+    ...(mediaType
       ? {
-          '401': answer('API_TOKEN is set and the bearer token is missing or wrong.', errorContent(format), {
-            'WWW-Authenticate': ref('WwwAuthenticate', 'headers'),
-          }),
+          payload_too_large: `The body is larger than ${DEFAULTS.bodyLimitBytes} bytes (the connection is closed).`,
+          unsupported_media_type: `The body is not ${mediaType} (a charset, if given, must be UTF-8).`,
         }
       : {}),
-    '403': answer(
-      'The Host names a host ALLOWED_HOSTS does not list (`host_not_allowed`), or, with no API_TOKEN, a change came from another origin (`cross_origin`).',
-      errorContent(format),
-    ),
-    '408': answer('The request was not received in time.', errorContent(format)),
-    '417': answer('The request sent an Expect value other than 100-continue.', errorContent(format)),
-    '431': answer('The request line and headers are larger than 16 KiB.', errorContent(format)),
-    '500': answer('Internal error (a bug; logged).', errorContent(format)),
-    '503': answer(
-      'Redis is unreachable or refuses changes (out of memory, read-only, failed save), no transaction connection was free in time, or the record was changed concurrently for too long; nothing changed, safe to retry.',
-      errorContent(format),
-      { 'Retry-After': ref('RetryAfter', 'headers') },
-    ),
+    outcome_unknown:
+      'The change reached Redis but was not confirmed (no reply, or not replicated in time): it may or may not be applied; read before retrying.',
   };
 }
 
-const changeErrors = (format: Format, mediaType: string): Json => ({
-  '413': answer(
-    `The body is larger than ${BODY_LIMIT_BYTES} bytes (the connection is closed).`,
-    errorContent(format),
-  ),
-  '415': answer(`The body is not ${mediaType} (a charset, if given, must be UTF-8).`, errorContent(format)),
-  '504': answer(
-    'The change reached Redis but was not confirmed (no reply, or not replicated in time): it may or may not be applied; read before retrying.',
-    errorContent(format),
-  ),
-});
+const CHANGES = new Set<Method>(['PUT', 'POST', 'PATCH', 'DELETE']);
 
-const notFound = (format: Format, what: string) => ({ '404': answer(what, errorContent(format)) });
-
-function formBody(schema: string): Json {
-  return {
-    required: true,
-    content: {
-      'application/x-www-form-urlencoded': {
-        schema: ref(schema),
-        encoding: { name: { contentType: 'text/plain; charset=utf-8' } },
-      },
-    },
+/** The OpenAPI operation of one route: its answers, its own errors, then the common and the change errors. */
+function operation(route: DescribedRoute): Json {
+  const { doc } = route;
+  const mediaType = Object.keys((doc.requestBody?.content as Json | undefined) ?? {})[0];
+  const errors = {
+    ...doc.errors,
+    ...COMMON_ERRORS,
+    ...(CHANGES.has(route.method) ? changeErrors(mediaType) : {}),
   };
-}
-
-const jsonBody = (schema: string): Json => ({ required: true, content: jsonOf(ref(schema)) });
-
-/** A GET and its HEAD twin (same status and headers, no body). */
-function read(operationId: string, summary: string, responses: Json, extra: Json = {}): Json {
-  const head: Json = {};
-  for (const [status, response] of Object.entries(responses)) {
-    const { content: _dropped, ...rest } = response as Json;
-    head[status] = { ...rest, description: `${(response as Json).description} (no body)` };
+  if (doc.open) delete errors.unauthorized;
+  const responses: Json = {};
+  for (const [status, response] of Object.entries(doc.answers)) responses[status] = response;
+  for (const [code, description] of Object.entries(errors) as Array<[ErrorCode, string]>) {
+    const [status, response] = errorAnswer(code, description, route.representation);
+    responses[status] ??= response; // a route's own error first: e.g. its 404 over none
   }
   return {
-    get: { operationId, summary, ...extra, responses },
-    head: {
-      operationId: `${operationId}Head`,
-      summary: `${summary} (headers only)`,
-      ...extra,
-      responses: head,
-    },
+    operationId: doc.operationId,
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    ...(doc.open ? { security: [{}] } : {}),
+    ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
+    responses,
   };
 }
 
-const userIdParam = {
-  name: 'userid',
-  in: 'path',
-  required: true,
-  description: 'A user id (see UserId); anything else is 400 `invalid_id`.',
-  schema: { type: 'string', pattern: '^-?[0-9]{1,20}$' },
-};
-const appIdParam = {
-  name: 'app_id',
-  in: 'path',
-  required: true,
-  description: 'Any 1-100 characters of A-Z a-z 0-9 . _ - (else 404).',
-  schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,100}$' },
-};
-const idParam = (name: string) => ({ name, in: 'path', required: true, schema: ref('ResourceId') });
-
-function userPaths(): Json {
-  const xmlErrors = commonErrors('xml');
-  const changeXml = changeErrors('xml', 'application/x-www-form-urlencoded');
-  const result = (status: string, text: string) => ({ [status]: answer(text, xmlOf('Result')) });
-  const allow = (methods: string) => ({
-    '200': answer(`The operations; Allow: ${methods}.`, xmlOf('Operations'), {
-      Allow: ref('Allow', 'headers'),
-    }),
-  });
-  const options = (operationId: string, methods: string, extra: Json = {}) => ({
-    operationId,
-    summary: 'The supported operations',
-    security: [{}],
-    responses: { ...allow(methods), ...commonErrors('xml', { authenticated: false }), ...extra },
-  });
-  // PUT creates and POST updates, on the collection (id in the form) and on /{userid} (id in the path).
-  const create = (operationId: string, summary: string, form: string) => ({
-    operationId,
-    summary,
-    requestBody: formBody(form),
-    responses: {
-      ...result('200', '`success`: created.'),
-      ...result('409', '`failure`: a user with this id exists.'),
-      ...xmlErrors,
-      ...changeXml,
-    },
-  });
-  const update = (operationId: string, summary: string, form: string) => ({
-    operationId,
-    summary,
-    requestBody: formBody(form),
-    responses: {
-      ...result('200', '`success`: updated.'),
-      ...result('404', '`failure`: no user has this id.'),
-      ...xmlErrors,
-      ...changeXml,
-    },
-  });
+/** HEAD answers GET's status and headers without a body. */
+function headOf(get: Json): Json {
+  const responses: Json = {};
+  for (const [status, response] of Object.entries(get.responses as Json)) {
+    const { content: _dropped, ...rest } = response as Json;
+    responses[status] = { ...rest, description: `${(response as Json).description} (no body)` };
+  }
   return {
-    '/UserService/users': {
-      ...read('listUsers', 'Every user', { '200': answer('The users.', xmlOf('Users')), ...xmlErrors }),
-      put: create('createUser', 'Create a user', 'UserForm'),
-      post: update('updateUser', 'Update a user', 'UserForm'),
-      options: options('userOperations', 'GET, HEAD, PUT, POST, OPTIONS'),
-    },
-    '/UserService/users/{userid}': {
-      parameters: [userIdParam],
-      ...read('getUser', 'One user', {
-        '200': answer('The user.', xmlOf('User')),
-        ...notFound('xml', 'No user has this id (`not_found`).'),
-        ...xmlErrors,
-      }),
-      put: create('createUserAt', 'Create the user with the id of the path', 'UserPathForm'),
-      post: update('updateUserAt', 'Update the user with the id of the path', 'UserPathForm'),
-      delete: {
-        operationId: 'deleteUser',
-        summary: 'Delete a user',
-        responses: {
-          ...result('200', '`success`: deleted.'),
-          ...result('404', '`failure`: no user has this id.'),
-          ...xmlErrors,
-          '504': changeXml['504'],
-        },
-      },
-      options: options('userItemOperations', 'GET, HEAD, PUT, POST, DELETE, OPTIONS'),
-    },
+    ...get,
+    operationId: `${get.operationId}Head`,
+    summary: `${get.summary} (headers only)`,
+    responses,
   };
 }
 
-function appPaths(): Json {
-  const jsonErrors = commonErrors('json');
-  const changeJson = changeErrors('json', 'application/json');
-  const invalid = {
-    '422': answer(
-      'A field is unknown, read-only, missing or invalid (`field` names it).',
-      errorContent('json'),
-    ),
-  };
-  const noApp = notFound('json', 'The app id is not valid (`not_found`).');
-  const full = (status: string, schema: string, text: string, headers: Json = {}) => ({
-    [status]: answer(text, jsonOf(ref(schema)), headers),
-  });
-  const created = (schema: string) =>
-    full('201', schema, 'Created: the full resource.', { Location: ref('Location', 'headers') });
-  const missing = (kind: string) =>
-    notFound('json', `No ${kind} has this id in the app (or the app id is not valid).`);
-  const hostnameTaken = {
-    '409': answer('The hostname is used by another domain of the app.', errorContent('json')),
-  };
-  return {
-    '/apps/{app_id}/domains': {
-      parameters: [appIdParam],
-      ...read('listDomains', "The app's domains", {
-        '200': answer('The domains.', jsonOf({ type: 'array', items: ref('Domain') })),
-        ...noApp,
-        ...jsonErrors,
-      }),
-      post: {
-        operationId: 'createDomain',
-        summary: 'Create a domain',
-        requestBody: jsonBody('DomainChange'),
-        responses: {
-          ...created('Domain'),
-          ...noApp,
-          ...hostnameTaken,
-          ...invalid,
-          ...jsonErrors,
-          ...changeJson,
-        },
-      },
-    },
-    '/apps/{app_id}/domains/{domain_id}': {
-      parameters: [appIdParam, idParam('domain_id')],
-      ...read('getDomain', 'One domain', {
-        ...full('200', 'Domain', 'The domain.'),
-        ...missing('domain'),
-        ...jsonErrors,
-      }),
-      patch: {
-        operationId: 'changeDomain',
-        summary: "Change a domain's hostname",
-        requestBody: jsonBody('DomainChange'),
-        responses: {
-          ...full('200', 'Domain', 'Changed: the full domain.'),
-          ...missing('domain'),
-          ...hostnameTaken,
-          ...invalid,
-          ...jsonErrors,
-          ...changeJson,
-        },
-      },
-      delete: {
-        operationId: 'deleteDomain',
-        summary: 'Delete a domain',
-        responses: {
-          ...full('200', 'Domain', 'Deleted: the domain as it was.'),
-          ...missing('domain'),
-          ...jsonErrors,
-          '504': changeJson['504'],
-        },
-      },
-    },
-    '/apps/{app_id}/workers': {
-      parameters: [appIdParam],
-      ...read('listWorkers', "The app's workers", {
-        '200': answer('The workers.', jsonOf({ type: 'array', items: ref('Worker') })),
-        ...noApp,
-        ...jsonErrors,
-      }),
-      post: {
-        operationId: 'createWorker',
-        summary: 'Start a worker',
-        requestBody: jsonBody('NewWorker'),
-        responses: { ...created('Worker'), ...noApp, ...invalid, ...jsonErrors, ...changeJson },
-      },
-    },
-    '/apps/{app_id}/workers/{worker_id}': {
-      parameters: [appIdParam, idParam('worker_id')],
-      ...read('getWorker', 'One worker', {
-        ...full('200', 'Worker', 'The worker.'),
-        ...missing('worker'),
-        ...jsonErrors,
-      }),
-      patch: {
-        operationId: 'resizeWorker',
-        summary: 'Resize a worker',
-        requestBody: jsonBody('WorkerResize'),
-        responses: {
-          ...full('200', 'Worker', 'Resized: the full worker.'),
-          ...missing('worker'),
-          '409': answer('The worker is stopping and can no longer be changed.', errorContent('json')),
-          ...invalid,
-          ...jsonErrors,
-          ...changeJson,
-        },
-      },
-      delete: {
-        operationId: 'stopWorker',
-        summary: 'Stop a worker (asynchronous)',
-        description: 'The worker is `stopping` at once and removed by a job after WORKER_STOP_GRACE_MS.',
-        responses: {
-          ...full('202', 'Accepted', 'Accepted: `{}`.'),
-          ...missing('worker'),
-          ...jsonErrors,
-          '504': changeJson['504'],
-        },
-      },
-    },
-  };
+/** The paths object: one entry per route path, its parameters from the group, one operation per method. */
+function pathsOf(routes: readonly DescribedRoute[]): Json {
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    if (!paths[path]) {
+      const names = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => name as string);
+      const parameters = names.map((name) => {
+        const parameter = route.parameters[name];
+        if (!parameter) throw new Error(`${route.path}: the parameter ${name} is not described`);
+        return parameter;
+      });
+      paths[path] = parameters.length > 0 ? { parameters } : {};
+    }
+    const item = paths[path] as Json;
+    const method = route.method.toLowerCase();
+    item[method] = method === 'head' ? headOf(operation(route)) : operation(route);
+  }
+  return paths;
 }
 
-function servicePaths(): Json {
-  // Health, metrics and the description are root groups answering XML errors (http/groups.ts), so /readyz's 503 is an <error>.
-  const open = { security: [{}] };
-  const health = commonErrors('xml', { authenticated: false });
-  return {
-    '/healthz': read(
-      'liveness',
-      'The process answers',
-      { '200': answer('Alive.', jsonOf(ref('Health'))), ...health },
-      open,
-    ),
-    '/readyz': read(
-      'readiness',
-      'The process answers and reaches Redis',
-      { '200': answer('Ready.', jsonOf(ref('Health'))), ...health },
-      open,
-    ),
-    '/metrics': read(
-      'metrics',
-      'Prometheus metrics, summed over every process of the server',
-      {
-        '200': answer('The Prometheus text format (0.0.4).', {
-          'text/plain': { schema: { type: 'string' } },
-        }),
-        ...notFound('xml', 'The server runs with METRICS=0.'),
-        ...commonErrors('xml'),
-      },
-      {
-        description:
-          'Needs the bearer token when API_TOKEN is set, unless METRICS_PUBLIC=1. Absent (404) with METRICS=0. The names are listed in docs/operations.md.',
-      },
-    ),
-    '/openapi.json': read('openapi', 'This description', {
-      '200': answer('OpenAPI 3.1.', jsonOf({ type: 'object', required: ['openapi', 'paths'] })),
-      ...commonErrors('xml'),
-    }),
-  };
+/** A restify route path in OpenAPI's form: `/apps/:app_id/domains` → `/apps/{app_id}/domains`. */
+export function openApiPath(restifyPath: string): string {
+  return restifyPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-export function buildOpenApiDocument(): Json {
+/** The description of the service whose groups have these routes (http/groups.ts `describeGroups`). */
+export function buildOpenApiDocument(routes: readonly DescribedRoute[]): Json {
   return {
     openapi: '3.1.0',
     info: {
@@ -557,7 +337,7 @@ export function buildOpenApiDocument(): Json {
     },
     servers: [{ url: '/' }],
     security: [{}, { bearer: [] }],
-    paths: { ...userPaths(), ...appPaths(), ...servicePaths() },
+    paths: pathsOf(routes),
     components: {
       schemas: SCHEMAS,
       headers: HEADERS,

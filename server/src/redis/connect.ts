@@ -1,6 +1,7 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Config } from '../config.ts';
+import { DEFAULTS } from '../defaults.ts';
 
 export interface RedisAddress {
   host: string;
@@ -50,9 +51,9 @@ const COMMON_OPTIONS: RedisOptions = {
   enableOfflineQueue: false,
   autoResendUnfulfilledCommands: false,
   maxRetriesPerRequest: 0,
-  commandTimeout: 2000,
-  connectTimeout: 2000,
-  retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 1000),
+  commandTimeout: DEFAULTS.redisCommandTimeoutMs,
+  connectTimeout: DEFAULTS.redisConnectTimeoutMs,
+  retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, DEFAULTS.redisMaxRetryDelayMs),
   lazyConnect: true,
 };
 
@@ -81,13 +82,13 @@ export function createRedisClient(target: RedisTarget, extra: RedisOptions = {})
     enableOfflineQueue: false,
     enableAutoPipelining: enableAutoPipelining ?? false,
     lazyConnect: lazyConnect ?? true,
-    clusterRetryStrategy: (attempt) => retryStrategy?.(attempt) ?? 1000,
+    clusterRetryStrategy: (attempt) => retryStrategy?.(attempt) ?? DEFAULTS.redisMaxRetryDelayMs,
     // Node connections reconnect on their own: then a command that was sent when a node died fails with
     // MaxRetriesPerRequestError (504 for a change) instead of "Connection is closed", which ioredis
     // Cluster would re-send to the next master: a change must never be applied twice.
     clusterNodeRetryStrategy: retryStrategy,
     // Also learn a new slot owner when nothing failed on this client (a pooled transaction connection opens where it says).
-    slotsRefreshInterval: 2000,
+    slotsRefreshInterval: DEFAULTS.clusterSlotsRefreshMs,
     redisOptions: { ...nodeOptions, ...(target.password ? { password: target.password } : {}) },
   });
   return cluster as unknown as Redis;
@@ -135,7 +136,7 @@ export function createTransactionClient(
 }
 
 /** Resolves once the client is connected and ready, or rejects after `timeoutMs`. */
-export async function waitUntilReady(client: Redis, timeoutMs = 10_000): Promise<void> {
+export async function waitUntilReady(client: Redis, timeoutMs: number): Promise<void> {
   if (client.status === 'ready') return;
   if (client.status === 'wait') client.connect().catch(() => {});
   await new Promise<void>((resolve, reject) => {
@@ -153,54 +154,4 @@ export async function waitUntilReady(client: Redis, timeoutMs = 10_000): Promise
     };
     client.on('ready', onReady);
   });
-}
-
-/** Also the Cluster's answers while a slot changes hands (nothing was executed: MOVED, CLUSTERDOWN…). */
-const UNAVAILABLE_MESSAGE =
-  /Connection is closed|Stream isn't writeable|Command timed out|ECONNREFUSED|ECONNRESET|ENOENT|EPIPE|ETIMEDOUT|LOADING|MISCONF|READONLY|shutting down|^MOVED |^ASK |CLUSTERDOWN|TRYAGAIN|EXECABORT|Too many Cluster redirections|Cluster isn't ready|None of startup nodes|Failed to refresh slots|Cluster is ended/i;
-
-/** Redis refusing a change, by the start of its error message: nothing was applied. */
-const REFUSALS: Array<[RegExp, string]> = [
-  [/^OOM |OOM command not allowed/, 'Redis is out of memory (maxmemory reached)'],
-  [/^MISCONF /, 'Redis cannot save to disk (MISCONF)'],
-  [/^READONLY /, 'the Redis server is a read-only replica'],
-  [/^NOREPLICAS /, 'Redis has fewer replicas than min-replicas-to-write'],
-];
-
-/**
- * Why Redis refused a change (OOM, MISCONF, READONLY, NOREPLICAS), also when the refusal came inside
- * a MULTI (ioredis then rejects EXEC with EXECABORT and the queued commands' errors as
- * `previousErrors`); undefined for any other error.
- */
-export function writeRefusal(err: unknown): string | undefined {
-  if (!(err instanceof Error)) return undefined;
-  const previous = (err as { previousErrors?: unknown[] }).previousErrors ?? [];
-  const messages = [err.message, ...previous.map((e) => (e instanceof Error ? e.message : String(e)))];
-  for (const [pattern, why] of REFUSALS) if (messages.some((m) => pattern.test(m))) return why;
-  return undefined;
-}
-
-/** True for the errors ioredis raises when Redis is down, restarting, or cannot write. */
-export function isRedisUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return (
-    err.name === 'MaxRetriesPerRequestError' ||
-    err.name === 'AbortError' ||
-    UNAVAILABLE_MESSAGE.test(err.message)
-  );
-}
-
-/**
- * True for the errors after which a command may have run on Redis although no reply came back: the
- * connection closed with the command already sent (ioredis rejects those with MaxRetriesPerRequestError
- * or AbortError and, with autoResendUnfulfilledCommands off, never resends them), or it timed out.
- * "Stream isn't writeable" (never sent) is not one of them.
- */
-export function mayHaveBeenApplied(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return (
-    err.name === 'MaxRetriesPerRequestError' ||
-    err.name === 'AbortError' ||
-    /Connection is closed|Command timed out|aborted due to connection close/i.test(err.message)
-  );
 }

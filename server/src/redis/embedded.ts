@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { DEFAULTS } from '../defaults.ts';
 
 export interface EmbeddedRedisOptions {
   bin: string;
@@ -33,7 +34,6 @@ export class RedisBinaryMissingError extends EmbeddedRedisStartError {
 }
 
 const PID_FILE = 'embedded-redis.pid';
-const READY_TIMEOUT_MS = 30_000;
 
 /**
  * Starts a redis-server child that keeps its data in `dir` with `appendfsync always` (every
@@ -92,11 +92,11 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions): Promise
     const exitedEarly = once(proc, 'exit').then(([code]) => {
       throw new Error(`redis-server exited with code ${code} while starting; see the log above`);
     });
-    await Promise.race([waitForPong(socketPath, READY_TIMEOUT_MS), spawnFailed, exitedEarly]);
+    await Promise.race([waitForPong(socketPath, DEFAULTS.embeddedReadyTimeoutMs), spawnFailed, exitedEarly]);
     writePidFile(dir, `${proc.pid} ${process.pid}\n`);
     proc.on('exit', (code, signal) => {
       if (stopping || child !== proc) return;
-      const delay = Math.min(100 * 2 ** restarts, 5000);
+      const delay = Math.min(DEFAULTS.restartFirstDelayMs * 2 ** restarts, DEFAULTS.restartMaxDelayMs);
       restarts++;
       logger.error({ code, signal, restartInMs: delay }, 'embedded redis exited unexpectedly; restarting');
       restartTimer = setTimeout(() => relaunch(), delay);
@@ -110,11 +110,11 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions): Promise
         // Reset the backoff once Redis stayed up for a while.
         setTimeout(() => {
           restarts = 0;
-        }, 10_000).unref();
+        }, DEFAULTS.restartStableAfterMs).unref();
       },
       (err) => {
         if (stopping) return;
-        const delay = Math.min(100 * 2 ** restarts++, 5000);
+        const delay = Math.min(DEFAULTS.restartFirstDelayMs * 2 ** restarts++, DEFAULTS.restartMaxDelayMs);
         logger.error({ err, restartInMs: delay }, 'embedded redis failed to restart');
         restartTimer = setTimeout(relaunch, delay);
       },
@@ -143,7 +143,7 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions): Promise
         // SIGTERM makes Redis fsync the append-only file and exit cleanly.
         const exited = once(proc, 'exit');
         proc.kill('SIGTERM');
-        const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+        const timer = setTimeout(() => proc.kill('SIGKILL'), DEFAULTS.embeddedStopTimeoutMs);
         await exited;
         clearTimeout(timer);
       }
@@ -245,7 +245,7 @@ async function reclaimDataDir(dir: string, logger: Logger): Promise<void> {
   logger.warn({ pid: redisPid }, 'stopping an orphaned embedded redis left by a previous run');
   process.kill(redisPid, 'SIGTERM');
   for (let waited = 0; isAlive(redisPid); waited += 50) {
-    if (waited > 10_000) process.kill(redisPid, 'SIGKILL');
+    if (waited > DEFAULTS.embeddedStopTimeoutMs) process.kill(redisPid, 'SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { DEFAULTS } from '../defaults.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 
 /** The pool's figures, for /metrics and the debug log. `size` = idle + inUse + connections being opened. */
@@ -62,9 +63,9 @@ export class ConnectionPool {
     private readonly open: () => Redis,
     options: PoolOptions = {},
   ) {
-    this.maxSize = options.maxSize ?? 8;
-    this.waitLimitMs = options.waitLimitMs ?? 1500;
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+    this.maxSize = options.maxSize ?? DEFAULTS.poolMaxSize;
+    this.waitLimitMs = options.waitLimitMs ?? DEFAULTS.poolWaitLimitMs;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.poolConnectTimeoutMs;
     this.logger = options.logger;
   }
 

@@ -17,21 +17,19 @@ const NOT_REPLICATED =
  * On a Cluster, a lone WAIT (no key) would go to any node: it is sent to the connection of the master
  * owning the service's slot, the one the write went through.
  *
- * The stores send their changes through `writer`, a connection of their own, because a waiting WAIT
- * (or a change Redis holds during CLIENT PAUSE WRITE) holds up every command queued behind it on its
- * connection, and reads should not wait for replicas.
+ * The stores send their changes through the changes' connection (redis/connections.ts), apart from
+ * reads, because a waiting WAIT holds up every command queued behind it on its connection.
  */
 export class Replication {
   constructor(
-    readonly writer: Redis,
     readonly replicas: number,
     readonly timeoutMs: number,
     /** Told when WAIT confirms too few replicas or fails (metrics). */
     private readonly onTimeout?: () => void,
   ) {}
 
-  /** Confirms that the writes sent so far on `conn` (by default the writer) reached the replicas. */
-  async acknowledge(conn: Redis = this.writer): Promise<void> {
+  /** Confirms that the writes sent so far on `conn` reached the replicas. */
+  async acknowledge(conn: Redis): Promise<void> {
     if (this.replicas === 0) return;
     let reached: number;
     try {

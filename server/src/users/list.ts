@@ -1,4 +1,5 @@
 import type { Request, Response } from 'restify';
+import { DEFAULTS } from '../defaults.ts';
 import { sendXml } from '../http/send.ts';
 import { StreamedBody } from '../http/stream.ts';
 import { XML_CONTENT_TYPE } from '../http/xml.ts';
@@ -12,11 +13,9 @@ export interface UserListOptions {
   maxCachedBytes?: number;
 }
 
-/** 500 rather than 1000: half the longest Redis command for about the same list time (docs/benchmarks.md). */
-const DEFAULT_CHUNK_SIZE = 500;
-const DEFAULT_MAX_CACHED_BYTES = 4 * 1024 * 1024;
-/** How long a list waits for the same document being built by another list before it reads its own. */
-const BUILD_WAIT_MS = 1000;
+const DEFAULT_CHUNK_SIZE = DEFAULTS.listChunkSize;
+const DEFAULT_MAX_CACHED_BYTES = DEFAULTS.listMaxCachedBytes;
+const BUILD_WAIT_MS = DEFAULTS.listBuildWaitMs;
 
 /**
  * The list document of one version of the collection. A version token names one state of the users
@@ -101,7 +100,7 @@ class DocumentCollector {
 }
 
 /** Where the pieces of a list go: the response (GET), or only the collector (HEAD). */
-type PieceSink = (piece: Buffer) => Promise<boolean>;
+type PieceSink = (piece: Buffer | string) => Promise<boolean>;
 
 /** One chunk of a list: its users, the version token read after them, and whether more may follow. */
 interface ListChunk extends UserValues {
@@ -222,9 +221,15 @@ export class UserList {
       // The next chunk is read while this one is written.
       const pending = chunk.more ? chunks.next() : undefined;
       pending?.catch(() => {}); // awaited below, unless the client has gone
-      const bytes = Buffer.from(chunk.more ? piece : piece + LIST_CLOSE, 'utf8');
-      collector?.add(bytes, chunk.version);
-      if (!(await sink(bytes))) return false;
+      const text = chunk.more ? piece : piece + LIST_CLOSE;
+      // Bytes only while the document may still be kept (the cache holds bytes); past that the text goes
+      // to the socket as it is, without a copy outside the heap for every chunk of a large list.
+      let out: Buffer | string = text;
+      if (collector?.collecting) {
+        out = Buffer.from(text, 'utf8');
+        collector.add(out, chunk.version);
+      }
+      if (!(await sink(out))) return false;
       if (!pending) return true;
       chunk = (await pending).value as ListChunk;
       piece = renderUserElements(chunk.users);

@@ -1,4 +1,4 @@
-import { escapeXmlText, XML_DECLARATION, xmlDocument, xmlDocumentOf } from '../http/xml.ts';
+import { escapeXmlText, XML_DECLARATION, xmlDocumentOf, xmlElement } from '../http/xml.ts';
 import type { User } from './model.ts';
 
 /**
@@ -30,15 +30,18 @@ export function renderUserList(users: readonly User[]): string {
   return xmlDocumentOf('users', renderUserElements(users));
 }
 
-const SUCCESS = xmlDocument('result', 'success');
-const FAILURE = xmlDocument('result', 'failure');
+/**
+ * The write answers and the operations element are exactly the spec's bytes, with no XML declaration:
+ * the original service wrote them as plain strings, and its clients compare the string
+ * (`<result>success</result>`, 24 bytes). The user and the list keep the declaration its XML binding wrote.
+ */
+export const RESULT_SUCCESS = xmlElement('result', 'success');
+export const RESULT_FAILURE = xmlElement('result', 'failure');
 
 export function renderResult(success: boolean): string {
-  return success ? SUCCESS : FAILURE;
+  return success ? RESULT_SUCCESS : RESULT_FAILURE;
 }
 
 export const OPERATIONS = ['GET', 'PUT', 'POST', 'DELETE'] as const;
 
-export function renderOperations(): string {
-  return xmlDocument('operations', OPERATIONS.join(', '));
-}
+export const OPERATIONS_ELEMENT = xmlElement('operations', OPERATIONS.join(', '));

@@ -2,44 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { CONFLICT, DEFAULT_RETRY_POLICY, retryOnConflict } from '../concurrency/conflict-retry.ts';
 import { KeyedCombiner } from '../concurrency/keyed-queue.ts';
+import { DEFAULTS } from '../defaults.ts';
 import type { ContentionObserver } from '../metrics/service-metrics.ts';
+import type { RedisConnections } from '../redis/connections.ts';
 import type { ConnectionPool } from '../redis/pool.ts';
 import type { Replication } from '../redis/replication.ts';
+import { LuaScript } from '../redis/script.ts';
 import { USER_KEYS } from './keys.ts';
 import { DEFAULT_USER, type User } from './model.ts';
+import { USER_SCRIPTS } from './scripts.ts';
 
 const GUARD_TTL_MS = 60_000;
 
-/** Creates the collection with its default user, atomically with the marker, only if it never existed. */
-const INITIALISE_SCRIPT = `
-if redis.call('SET', KEYS[1], '1', 'NX') then
-  if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 1 then
-    redis.call('ZADD', KEYS[3], ARGV[1], ARGV[1])
-    redis.call('SET', KEYS[4], ARGV[3])
-  end
-end
-return 1`;
-
-/** HSETNX (of concurrent creates of one id exactly one wins), and the id into the index, in one step. */
-const CREATE_SCRIPT = `
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
-redis.call('ZADD', KEYS[2], ARGV[1], ARGV[1])
-redis.call('SET', KEYS[3], ARGV[3])
-return 1`;
-
-/**
- * Removes the user and its id from the index and touches its guard (aborting racing updates) in one
- * step; a delete of an id that does not exist changes nothing at all, not even the guard.
- */
-const DELETE_SCRIPT = `
-local removed = redis.call('HDEL', KEYS[1], ARGV[1])
-if removed == 1 then
-  redis.call('ZREM', KEYS[3], ARGV[1])
-  redis.call('SET', KEYS[4], ARGV[3])
-  redis.call('INCR', KEYS[2])
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
-end
-return removed`;
+const INITIALISE_SCRIPT = new LuaScript(USER_SCRIPTS.initialise);
+const CREATE_SCRIPT = new LuaScript(USER_SCRIPTS.create);
+const DELETE_SCRIPT = new LuaScript(USER_SCRIPTS.delete);
 
 /**
  * One step of building the index for data written before it existed: HSCAN one cursor step and add
@@ -48,7 +25,7 @@ return removed`;
  * created meanwhile are indexed by their create. The last step sets the marker, and a version token
  * if there is none yet (data from before the token existed), so that lists can be cached.
  */
-const INDEX_STEP_SCRIPT = `
+const INDEX_STEP_SCRIPT = new LuaScript(`
 local step = redis.call('HSCAN', KEYS[1], ARGV[1], 'COUNT', ARGV[2])
 local fields = step[2]
 for i = 1, #fields, 2 do
@@ -58,10 +35,9 @@ if step[1] == '0' then
   redis.call('SET', KEYS[3], '1')
   redis.call('SET', KEYS[4], ARGV[3], 'NX')
 end
-return step[1]`;
+return step[1]`);
 
-/** Users per step of the index build (each step holds Redis about a millisecond). */
-const INDEX_STEP = 1000;
+const INDEX_STEP = DEFAULTS.indexStep;
 
 /** Users read by id, and the version token read right after them ('' when there is none). */
 export interface UserValues {
@@ -92,12 +68,15 @@ export class UserStore {
   private indexing: Promise<void> | undefined;
   /** Version tokens written by this process: a random prefix and a counter, unique across instances. */
   private readonly versionPrefix = randomUUID();
-  private changes = 0;
+  private changeCount = 0;
 
-  /** Changes go through `replication.writer` and are acknowledged only once replicated (see Replication). */
+  private readonly reads: Redis;
+  private readonly changes: Redis;
+  private readonly transactions: ConnectionPool;
+
+  /** Changes go through the changes' connection and are acknowledged only once replicated (see Replication). */
   constructor(
-    private readonly redis: Redis,
-    private readonly transactions: ConnectionPool,
+    connections: Pick<RedisConnections, 'reads' | 'changes' | 'transactions'>,
     private readonly replication: Replication,
     /** Told of update conflicts and give-ups (metrics). */
     private readonly contention?: ContentionObserver,
@@ -106,12 +85,15 @@ export class UserStore {
       this.initialised = false;
       this.indexing = undefined;
     };
-    redis.on('ready', reset);
-    if (replication.writer !== redis) replication.writer.on('ready', reset);
+    this.reads = connections.reads;
+    this.changes = connections.changes;
+    this.transactions = connections.transactions;
+    this.reads.on('ready', reset);
+    this.changes.on('ready', reset);
   }
 
   private nextVersion(): string {
-    return `${this.versionPrefix}:${++this.changes}`;
+    return `${this.versionPrefix}:${++this.changeCount}`;
   }
 
   /**
@@ -137,12 +119,12 @@ export class UserStore {
   }
 
   private async buildIndex(): Promise<void> {
-    if ((await this.redis.exists(USER_KEYS.idsComplete)) === 1) return;
+    if ((await this.reads.exists(USER_KEYS.idsComplete)) === 1) return;
     let cursor = '0';
     do {
       // It writes the index: on the changes' connection, so a Redis refusing writes holds up no read.
-      cursor = (await this.replication.writer.eval(
-        INDEX_STEP_SCRIPT,
+      cursor = (await INDEX_STEP_SCRIPT.run(
+        this.changes,
         4,
         USER_KEYS.users,
         USER_KEYS.ids,
@@ -157,7 +139,7 @@ export class UserStore {
 
   /** The version token of the collection ('' when there is none: nothing may be cached then). */
   async listVersion(): Promise<string> {
-    return (await this.redis.get(USER_KEYS.version)) ?? '';
+    return (await this.reads.get(USER_KEYS.version)) ?? '';
   }
 
   /**
@@ -166,7 +148,7 @@ export class UserStore {
    */
   readIdsAfter(afterId: number | undefined, limit: number): Promise<string[]> {
     const from = afterId === undefined ? '-inf' : `(${afterId}`;
-    return this.redis.zrangebyscore(USER_KEYS.ids, from, '+inf', 'LIMIT', 0, limit);
+    return this.reads.zrangebyscore(USER_KEYS.ids, from, '+inf', 'LIMIT', 0, limit);
   }
 
   /**
@@ -176,8 +158,8 @@ export class UserStore {
    */
   async readUsers(ids: readonly string[]): Promise<UserValues> {
     const [values, version] = await Promise.all([
-      ids.length === 0 ? Promise.resolve([]) : this.redis.hmget(USER_KEYS.users, ...ids),
-      this.redis.get(USER_KEYS.version),
+      ids.length === 0 ? Promise.resolve([]) : this.reads.hmget(USER_KEYS.users, ...ids),
+      this.reads.get(USER_KEYS.version),
     ]);
     const users: User[] = [];
     for (let i = 0; i < ids.length; i++) {
@@ -190,7 +172,7 @@ export class UserStore {
 
   async getUser(id: number): Promise<User | undefined> {
     if (!this.initialised) await this.initialise();
-    const value = await this.redis.hget(USER_KEYS.users, String(id));
+    const value = await this.reads.hget(USER_KEYS.users, String(id));
     return value === null ? undefined : decode(String(id), value);
   }
 
@@ -198,8 +180,8 @@ export class UserStore {
   async createUser(user: User): Promise<boolean> {
     if (!this.initialised) await this.initialise();
     const created =
-      (await this.replication.writer.eval(
-        CREATE_SCRIPT,
+      (await CREATE_SCRIPT.run(
+        this.changes,
         3,
         USER_KEYS.users,
         USER_KEYS.ids,
@@ -208,7 +190,7 @@ export class UserStore {
         encode(user),
         this.nextVersion(),
       )) === 1;
-    if (created) await this.replication.acknowledge();
+    if (created) await this.replication.acknowledge(this.changes);
     return created;
   }
 
@@ -260,8 +242,8 @@ export class UserStore {
   /** Removes the user if it exists; touching the guard in the same transaction aborts racing updates. */
   async deleteUser(id: number): Promise<boolean> {
     if (!this.initialised) await this.initialise();
-    const removed = await this.replication.writer.eval(
-      DELETE_SCRIPT,
+    const removed = await DELETE_SCRIPT.run(
+      this.changes,
       4,
       USER_KEYS.users,
       USER_KEYS.guard(id),
@@ -271,7 +253,7 @@ export class UserStore {
       GUARD_TTL_MS,
       this.nextVersion(),
     );
-    if (removed === 1) await this.replication.acknowledge();
+    if (removed === 1) await this.replication.acknowledge(this.changes);
     return removed === 1;
   }
 
@@ -281,13 +263,13 @@ export class UserStore {
    */
   private async initialise(): Promise<void> {
     // Usually the collection exists: a read then stays a read (a Redis refusing writes still serves it).
-    if ((await this.redis.exists(USER_KEYS.initialised)) === 1) {
+    if ((await this.reads.exists(USER_KEYS.initialised)) === 1) {
       this.initialised = true;
       return;
     }
     // On the writer: the change that follows is acknowledged with it (a read does not wait for replicas).
-    await this.replication.writer.eval(
-      INITIALISE_SCRIPT,
+    await INITIALISE_SCRIPT.run(
+      this.changes,
       4,
       USER_KEYS.initialised,
       USER_KEYS.users,

@@ -5,6 +5,7 @@ import type { TestRedis } from '../../../scripts/lib/test-redis.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../../src/apps/keys.ts';
 import { RemovalRunner } from '../../src/apps/workers/removal.ts';
 import { WorkerStore } from '../../src/apps/workers/store.ts';
+import { openBlockingConnection } from '../../src/redis/connections.ts';
 import { Replication } from '../../src/redis/replication.ts';
 import { startSuiteRedis } from '../support/service.ts';
 import { sleep, waitFor } from './helpers.ts';
@@ -33,8 +34,8 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
     options: Partial<ConstructorParameters<typeof RemovalRunner>[0]> = {},
   ) => {
     const created = new RemovalRunner({
-      redis,
-      target: { url: testRedis.url },
+      changes: redis,
+      blocking: openBlockingConnection({ url: testRedis.url }),
       store,
       logger,
       stopGraceMs: 0,
@@ -55,7 +56,7 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
   };
 
   it('takes over a job left pending by a crashed consumer once it has been idle long enough', async () => {
-    const store = new WorkerStore(redis, new Replication(redis, 0, 1000), 0);
+    const store = new WorkerStore({ reads: redis, changes: redis }, new Replication(0, 1000), 0);
     const [id] = await stoppingWorkers(store, 'crash', 1);
     // A consumer reads the job and dies without acknowledging it.
     await redis.xgroup('CREATE', APP_KEYS.removals, REMOVAL_GROUP, '0', 'MKSTREAM');
@@ -86,7 +87,7 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
   });
 
   it('waits for the grace period of each job before carrying it out', async () => {
-    const store = new WorkerStore(redis, new Replication(redis, 0, 1000), 600);
+    const store = new WorkerStore({ reads: redis, changes: redis }, new Replication(0, 1000), 600);
     runner(store).start();
     const [id] = await stoppingWorkers(store, 'grace', 1);
     const enqueued = Date.now();
@@ -99,7 +100,7 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
   it('a job held by two consumers at once still takes effect once', async () => {
     // A claim time far shorter than the grace period makes the two runners keep taking the jobs
     // from each other while they wait: both end up carrying out some jobs twice.
-    const store = new WorkerStore(redis, new Replication(redis, 0, 1000), 800);
+    const store = new WorkerStore({ reads: redis, changes: redis }, new Replication(0, 1000), 800);
     const ids = await stoppingWorkers(store, 'dup', 10);
     const one = runner(store, { claimIdleMs: 20, claimIntervalMs: 35 });
     const two = runner(store, { claimIdleMs: 20, claimIntervalMs: 20 });
@@ -114,7 +115,7 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
   });
 
   it('stops promptly even while blocked on XREADGROUP, and hands its waiting jobs back at once', async () => {
-    const store = new WorkerStore(redis, new Replication(redis, 0, 1000), 60_000);
+    const store = new WorkerStore({ reads: redis, changes: redis }, new Replication(0, 1000), 60_000);
     const first = runner(store, { blockMs: 10_000 });
     first.start();
     const [id] = await stoppingWorkers(store, 'handback', 1);
@@ -146,7 +147,7 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
   });
 
   it('a runner that holds nothing leaves the group when it stops', async () => {
-    const store = new WorkerStore(redis, new Replication(redis, 0, 1000), 0);
+    const store = new WorkerStore({ reads: redis, changes: redis }, new Replication(0, 1000), 0);
     await stoppingWorkers(store, 'leave', 2);
     const only = runner(store);
     only.start();

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';
 import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
 import { loadConfig } from '../../src/config.ts';
-import { buildOpenApiDocument } from '../../src/openapi/document.ts';
+import { describeService } from '../../src/service.ts';
 import { type ChildServer, startChildServer } from '../reliability/support/child-server.ts';
 import { request } from '../reliability/support/client.ts';
 import { call, FORM_TYPE, formBody, sendForm } from '../support/http.ts';
@@ -92,7 +92,7 @@ describe('metrics: /metrics in the Prometheus text format', () => {
     const routes = new Set(
       samples.filter((s) => s.name.startsWith('usersvc_http_')).map((s) => s.labels.route),
     );
-    const templates = new Set([...Object.keys(buildOpenApiDocument().paths as object), 'unmatched']);
+    const templates = new Set([...Object.keys(describeService().paths as object), 'unmatched']);
     for (const route of routes) expect(templates, `route label ${route}`).to.include(route);
     const labels = samples.flatMap((s) => Object.values(s.labels));
     expect(labels.some((value) => /app-\d|10\d\d|nowhere/.test(value))).to.equal(false);

@@ -48,11 +48,35 @@ describe('container files', () => {
       text
         .slice(text.lastIndexOf('\nFROM '))
         .split('\n')
-        .filter((line) => /^(FROM|ENV|WORKDIR|USER|EXPOSE|HEALTHCHECK| {2}CMD|CMD)/.test(line));
+        .filter((line) =>
+          /^(FROM|ENV|WORKDIR|USER|EXPOSE|HEALTHCHECK| {2}CMD|CMD|ARG|LABEL| {6}\S)/.test(line),
+        );
     expect(finalStage(prebuilt)).to.deep.equal(finalStage(dockerfile));
     expect(prebuilt).to.not.match(/^RUN /m); // nothing runs inside the build: no network needed
     expect(prebuilt).to.match(/^COPY node_modules \.\/node_modules$/m);
     expect(prebuilt).to.match(/^COPY dist \.\/dist$/m);
+  });
+
+  it('images ready to publish: OCI labels (version, source, commit, spec revision) from the build arguments, a non-root user', () => {
+    const files: Array<[string, string]> = [
+      ['Dockerfile', dockerfile],
+      ['Dockerfile.prebuilt', prebuilt],
+      ['conformance/Dockerfile', fs.readFileSync('conformance/Dockerfile', 'utf8')],
+    ];
+    for (const [file, text] of files) {
+      const final = text.slice(text.lastIndexOf('\nFROM '));
+      for (const arg of ['VERSION', 'SOURCE', 'REVISION', 'SPEC_REVISION'])
+        expect(final, file).to.match(new RegExp(`^ARG ${arg}=unknown$`, 'm'));
+      for (const label of ['version="$VERSION"', 'source="$SOURCE"', 'revision="$REVISION"'])
+        expect(final, file).to.contain(`org.opencontainers.image.${label}`);
+      expect(final, file).to.contain('io.user-service.spec.revision="$SPEC_REVISION"');
+      expect(final, file).to.match(/^USER node$/m);
+    }
+    const suite = JSON.parse(fs.readFileSync('conformance/package.json', 'utf8'));
+    const args = execFileSync('scripts/image-build-args.sh', ['conformance'], { encoding: 'utf8' });
+    expect(args).to.contain(
+      `--build-arg VERSION=${suite.version} --build-arg SPEC_REVISION=${suite.specRevision} `,
+    );
   });
 
   for (const command of [['docker', 'compose'], ['docker-compose']]) {

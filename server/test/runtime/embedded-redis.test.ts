@@ -21,10 +21,10 @@ describe('runtime: the embedded Redis (no REDIS_URL)', () => {
   let dataDir: string;
   let service: RunningService | undefined;
   const start = async () => {
-    service = await startService(
-      { ...loadConfig({}), port: 0, dataDir, logLevel: 'silent' },
-      pino({ level: 'silent' }),
-    );
+    service = await startService({
+      config: { ...loadConfig({}), port: 0, dataDir, logLevel: 'silent' },
+      logger: pino({ level: 'silent' }),
+    });
     return `${service.url}/UserService/users`;
   };
   beforeEach(() => {
@@ -91,16 +91,16 @@ describe('runtime: the embedded Redis (no REDIS_URL)', () => {
 
   it('exits with a clear message when no redis-server binary exists', async () => {
     try {
-      await startService(
-        {
+      await startService({
+        config: {
           ...loadConfig({}),
           port: 0,
           dataDir,
           redisServerBin: '/nonexistent/redis-server',
           logLevel: 'silent',
         },
-        pino({ level: 'silent' }),
-      );
+        logger: pino({ level: 'silent' }),
+      });
       expect.fail('startService should have failed');
     } catch (err) {
       expect((err as Error).message)

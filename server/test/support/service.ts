@@ -69,7 +69,7 @@ export async function startTestService(
   const logger = pino({ level: config.logLevel });
   let service: RunningService;
   try {
-    service = await startService(config, logger);
+    service = await startService({ config, logger });
   } catch (err) {
     if (!redis) await ownRedis.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -81,7 +81,7 @@ export async function startTestService(
     service,
     async restart() {
       await service.close();
-      service = await startService({ ...config, port: service.port }, logger);
+      service = await startService({ config: { ...config, port: service.port }, logger });
       handle.service = service;
     },
     async close() {

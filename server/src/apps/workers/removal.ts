@@ -2,15 +2,18 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { createRedisClient, type RedisTarget } from '../../redis/connect.ts';
+import { DEFAULTS } from '../../defaults.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../keys.ts';
 import type { RemovalJob, WorkerStore } from './store.ts';
 
 export interface RemovalRunnerOptions {
-  /** The shared connection, for short commands (XGROUP, XAUTOCLAIM, the job scripts). */
-  redis: Redis;
-  /** Where Redis is: the runner opens its own dedicated connection there for the blocking XREADGROUP. */
-  target: RedisTarget;
+  /** The changes' connection, for the short commands that change the stream (XGROUP, XAUTOCLAIM, the job scripts). */
+  changes: Redis;
+  /**
+   * A connection of its own for the blocking XREADGROUP (redis/connections.ts `openBlockingConnection`);
+   * `stop` disconnects it, which ends a blocked read at once.
+   */
+  blocking: Redis;
   store: WorkerStore;
   logger: Logger;
   /** This instance's grace period; the default claim idle time is this plus a margin. */
@@ -36,8 +39,7 @@ interface Held {
 
 type StreamEntry = [id: string, fields: string[]];
 
-const CLAIM_MARGIN_MS = 5_000;
-const RETRY_MS = 500;
+const RETRY_MS = DEFAULTS.removalRetryMs;
 /** Idle time given to the jobs handed back on a clean stop: any consumer may take them at once. */
 const HANDED_BACK_IDLE_MS = 1e12;
 /** Removes the consumer from the group only if no job is pending for it. KEYS stream; ARGV group, consumer. */
@@ -81,7 +83,7 @@ export class RemovalRunner {
   /** Jobs this runner carried out that found the worker already removed (by another consumer). */
   alreadyDone = 0;
 
-  private readonly redis: Redis;
+  private readonly changes: Redis;
   private readonly blocking: Redis;
   private readonly store: WorkerStore;
   private readonly logger: Logger;
@@ -102,19 +104,16 @@ export class RemovalRunner {
   private stopped: Promise<void> | undefined;
 
   constructor(options: RemovalRunnerOptions) {
-    this.redis = options.redis;
+    this.changes = options.changes;
+    this.blocking = options.blocking;
     this.store = options.store;
     this.logger = options.logger;
-    this.claimIdleMs = options.claimIdleMs ?? options.stopGraceMs + CLAIM_MARGIN_MS;
-    this.claimIntervalMs = options.claimIntervalMs ?? 1_000;
-    this.blockMs = options.blockMs ?? 2_000;
-    this.maxInFlight = options.maxInFlight ?? 100;
-    this.forgetConsumersAfterMs = options.forgetConsumersAfterMs ?? 3_600_000;
+    this.claimIdleMs = options.claimIdleMs ?? options.stopGraceMs + DEFAULTS.removalClaimMarginMs;
+    this.claimIntervalMs = options.claimIntervalMs ?? DEFAULTS.removalClaimIntervalMs;
+    this.blockMs = options.blockMs ?? DEFAULTS.removalBlockMs;
+    this.maxInFlight = options.maxInFlight ?? DEFAULTS.removalMaxInFlight;
+    this.forgetConsumersAfterMs = options.forgetConsumersAfterMs ?? DEFAULTS.removalForgetConsumersAfterMs;
     this.consumer = options.consumer ?? `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-    // No command timeout on this connection (a blocked XREADGROUP is not a slow command); ioredis'
-    // blocking timeout still ends a read whose connection silently died.
-    this.blocking = createRedisClient(options.target, { commandTimeout: undefined, blockingTimeout: 60_000 });
-    this.blocking.on('error', () => {}); // retried by the read loop
   }
 
   /** Jobs this runner holds now (waiting for their due time or being carried out). */
@@ -130,7 +129,7 @@ export class RemovalRunner {
   async backlog(): Promise<{ pending: number; lag: number | null }> {
     let groups: unknown[][];
     try {
-      groups = (await this.redis.xinfo('GROUPS', APP_KEYS.removals)) as unknown[][];
+      groups = (await this.changes.xinfo('GROUPS', APP_KEYS.removals)) as unknown[][];
     } catch (err) {
       if (err instanceof Error && err.message.includes('no such key')) return { pending: 0, lag: 0 };
       throw err;
@@ -147,7 +146,6 @@ export class RemovalRunner {
 
   start(): void {
     if (this.loops.length > 0 || this.stopping) return;
-    this.blocking.connect().catch(() => {}); // ioredis keeps reconnecting
     this.loops = [this.readLoop(), this.claimLoop()];
     this.logger.info(
       { consumer: this.consumer, claimIdleMs: this.claimIdleMs },
@@ -211,7 +209,7 @@ export class RemovalRunner {
         await this.ensureGroup();
         await this.claimIdleJobs();
         this.failures = 0;
-        await this.redis.eval(
+        await this.changes.eval(
           FORGET_CONSUMERS_SCRIPT,
           1,
           APP_KEYS.removals,
@@ -230,7 +228,7 @@ export class RemovalRunner {
   private async claimIdleJobs(): Promise<void> {
     let cursor = '0-0';
     for (let page = 0; page < 10 && !this.stopping; page++) {
-      const [next, entries] = (await this.redis.xautoclaim(
+      const [next, entries] = (await this.changes.xautoclaim(
         APP_KEYS.removals,
         REMOVAL_GROUP,
         this.consumer,
@@ -249,7 +247,7 @@ export class RemovalRunner {
     if (this.groupReady) return;
     try {
       // From the start of the stream: jobs added before the group existed are carried out too.
-      await this.redis.xgroup('CREATE', APP_KEYS.removals, REMOVAL_GROUP, '0', 'MKSTREAM');
+      await this.changes.xgroup('CREATE', APP_KEYS.removals, REMOVAL_GROUP, '0', 'MKSTREAM');
     } catch (err) {
       if (!(err instanceof Error && err.message.startsWith('BUSYGROUP'))) throw err;
     }
@@ -266,7 +264,7 @@ export class RemovalRunner {
     const due = Number(values.get('due'));
     if (!appId || !workerId || !Number.isFinite(due)) {
       this.logger.warn({ jobId }, 'dropping a malformed worker removal job');
-      this.redis
+      this.changes
         .multi()
         .xack(APP_KEYS.removals, REMOVAL_GROUP, jobId)
         .xdel(APP_KEYS.removals, jobId)
@@ -322,7 +320,7 @@ export class RemovalRunner {
   /** Makes every job still pending for this consumer immediately claimable by another one. */
   private async handBack(): Promise<void> {
     try {
-      const pending = (await this.redis.xpending(
+      const pending = (await this.changes.xpending(
         APP_KEYS.removals,
         REMOVAL_GROUP,
         '-',
@@ -332,7 +330,7 @@ export class RemovalRunner {
       )) as Array<[string, string, number, number]>;
       const ids = pending.map(([id]) => id);
       if (ids.length > 0) {
-        await this.redis.xclaim(
+        await this.changes.xclaim(
           APP_KEYS.removals,
           REMOVAL_GROUP,
           this.consumer,
@@ -348,7 +346,7 @@ export class RemovalRunner {
         );
       }
       // A consumer with nothing pending leaves the group (checked atomically: deleting a consumer drops its pending jobs).
-      await this.redis.eval(LEAVE_GROUP_SCRIPT, 1, APP_KEYS.removals, REMOVAL_GROUP, this.consumer);
+      await this.changes.eval(LEAVE_GROUP_SCRIPT, 1, APP_KEYS.removals, REMOVAL_GROUP, this.consumer);
     } catch (err) {
       this.onError(err, 'could not hand back pending worker removals; another instance will claim them');
     }

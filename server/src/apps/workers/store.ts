@@ -3,6 +3,7 @@ import { CONFLICT, DEFAULT_RETRY_POLICY, retryOnConflict } from '../../concurren
 import { KeyedQueue } from '../../concurrency/keyed-queue.ts';
 import { ConflictError } from '../../errors.ts';
 import type { ContentionObserver } from '../../metrics/service-metrics.ts';
+import type { RedisConnections } from '../../redis/connections.ts';
 import type { Replication } from '../../redis/replication.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../keys.ts';
 import { newId, timestamp } from '../params.ts';
@@ -78,42 +79,48 @@ export type StopOutcome = 'missing' | 'already_stopping' | 'stopping';
 /** All Redis commands for workers and their removal (keys in `../keys.ts`). */
 export class WorkerStore {
   /** Changes of one worker in this process take turns, so they never conflict with each other. */
-  private readonly changes = new KeyedQueue<string>();
+  private readonly turns = new KeyedQueue<string>();
 
-  /** Changes go through `replication.writer` and are acknowledged only once replicated (see Replication). */
+  private readonly reads: Redis;
+  private readonly changes: Redis;
+
+  /** Changes go through the changes' connection and are acknowledged only once replicated (see Replication). */
   constructor(
-    private readonly redis: Redis,
+    connections: Pick<RedisConnections, 'reads' | 'changes'>,
     private readonly replication: Replication,
     /** How long a stopping worker stays before its removal job deletes it. */
     private readonly stopGraceMs: number,
     /** Told of update conflicts and give-ups (metrics). */
     private readonly contention?: ContentionObserver,
-  ) {}
+  ) {
+    this.reads = connections.reads;
+    this.changes = connections.changes;
+  }
 
   /** The app's workers, oldest first (ties broken by id). */
   async list(appId: string): Promise<Worker[]> {
-    const all = await this.redis.hgetall(APP_KEYS.workers(appId));
+    const all = await this.reads.hgetall(APP_KEYS.workers(appId));
     return Object.entries(all)
       .map(([id, value]) => decode(id, value))
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
 
   async get(appId: string, id: string): Promise<Worker | undefined> {
-    const value = await this.redis.hget(APP_KEYS.workers(appId), id);
+    const value = await this.reads.hget(APP_KEYS.workers(appId), id);
     return value === null ? undefined : decode(id, value);
   }
 
   async create(appId: string, command: string, size: WorkerSize): Promise<Worker> {
     const now = timestamp();
     const worker: Worker = { id: newId(), command, size, state: 'up', created_at: now, updated_at: now };
-    await this.replication.writer.hset(APP_KEYS.workers(appId), worker.id, encode(worker));
-    await this.replication.acknowledge();
+    await this.changes.hset(APP_KEYS.workers(appId), worker.id, encode(worker));
+    await this.replication.acknowledge(this.changes);
     return worker;
   }
 
   /** Changes the size; undefined when the worker does not exist, 409 while it is stopping. */
   async resize(appId: string, id: string, size: WorkerSize): Promise<Worker | undefined> {
-    return this.changes.run(`${appId}/${id}`, () =>
+    return this.turns.run(`${appId}/${id}`, () =>
       retryOnConflict(
         () => this.resizeIfUnchanged(appId, id, size),
         'worker',
@@ -128,7 +135,7 @@ export class WorkerStore {
    * transition enqueues; a worker already stopping is left as it is.
    */
   async requestStop(appId: string, id: string): Promise<StopOutcome> {
-    return this.changes.run(`${appId}/${id}`, () =>
+    return this.turns.run(`${appId}/${id}`, () =>
       retryOnConflict(() => this.stopIfUnchanged(appId, id), 'worker', DEFAULT_RETRY_POLICY, this.contention),
     );
   }
@@ -140,15 +147,15 @@ export class WorkerStore {
     size: WorkerSize,
   ): Promise<Worker | undefined | typeof CONFLICT> {
     const key = APP_KEYS.workers(appId);
-    const expected = await this.redis.hget(key, id);
+    const expected = await this.reads.hget(key, id);
     if (expected === null) return undefined;
     const current = decode(id, expected);
     if (current.state === 'stopping')
       throw new ConflictError('the worker is stopping and can no longer be changed');
     const next: Worker = { ...current, size, updated_at: timestamp(current.updated_at) };
-    const outcome = await this.replication.writer.eval(REPLACE_SCRIPT, 1, key, id, expected, encode(next));
+    const outcome = await this.changes.eval(REPLACE_SCRIPT, 1, key, id, expected, encode(next));
     if (outcome === 'ok') {
-      await this.replication.acknowledge();
+      await this.replication.acknowledge(this.changes);
       return next;
     }
     if (outcome === 'missing') return undefined;
@@ -158,13 +165,13 @@ export class WorkerStore {
   /** Reads the worker and marks it stopping (with its job) if it is still as read; CONFLICT otherwise. */
   private async stopIfUnchanged(appId: string, id: string): Promise<StopOutcome | typeof CONFLICT> {
     const key = APP_KEYS.workers(appId);
-    const expected = await this.redis.hget(key, id);
+    const expected = await this.reads.hget(key, id);
     if (expected === null) return 'missing';
     const current = decode(id, expected);
     if (current.state === 'stopping') return 'already_stopping';
     const next: Worker = { ...current, state: 'stopping', updated_at: timestamp(current.updated_at) };
     const due = String(Date.now() + this.stopGraceMs);
-    const outcome = await this.replication.writer.eval(
+    const outcome = await this.changes.eval(
       STOP_SCRIPT,
       2,
       key,
@@ -176,7 +183,7 @@ export class WorkerStore {
       due,
     );
     if (outcome === 'ok') {
-      await this.replication.acknowledge();
+      await this.replication.acknowledge(this.changes);
       return 'stopping';
     }
     if (outcome === 'missing') return 'missing';
@@ -188,7 +195,7 @@ export class WorkerStore {
    * for replicas: nobody is answered, and a job lost in a failover comes back and is carried out again.
    */
   async completeRemoval(job: RemovalJob): Promise<boolean> {
-    const removed = await this.replication.writer.eval(
+    const removed = await this.changes.eval(
       COMPLETE_SCRIPT,
       2,
       APP_KEYS.workers(job.appId),

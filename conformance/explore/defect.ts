@@ -1,0 +1,98 @@
+/**
+ * A defect the explorer found, as data: what the report, the CLI and the rules render. Built from a
+ * failing sequence (its numbered exchanges, the step that disagreed and what the model expected there)
+ * or from a non-linearizable history (its smallest witness, one lane per client).
+ */
+import type { Exchange } from './client.ts';
+import type { Signature } from './model.ts';
+
+export interface ShownExchange {
+  /** 1-based, in the order of the sequence (of the calls, for a history). */
+  n: number;
+  /** The client that sent it (concurrent histories). */
+  client?: number;
+  /** One of the reads after the round, or of the writes before it (concurrent histories). */
+  after?: boolean;
+  before?: boolean;
+  /** A write of another id, overlapping the witness (shown for what it may have overwritten). */
+  otherId?: boolean;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** The answer, or undefined when none came. */
+  status?: number;
+  contentType?: string;
+  answer?: string;
+  /** ms since the run began. */
+  call: number;
+  ret: number;
+  /** A write of a witness whose answer is ignored (open-ended): it may take effect any time after its call. */
+  relaxed?: boolean;
+}
+
+export interface Defect {
+  /** E1, E2, … in the order found. */
+  id: string;
+  phase: 'sequential' | 'concurrent';
+  signature: Signature;
+  /** The signature of the step that first disagreed, when the defect is named by an earlier write. */
+  firstSeen?: Signature;
+  title: string;
+  seed: number;
+  /** ms from the start of the phase to the failure's first sighting. */
+  foundAfterMs: number;
+  /** ms from the start of the run (both phases) to the failure's first sighting. */
+  foundAtMs?: number;
+  /** The step of `exchanges` (n) that disagreed (sequential). */
+  failingStep?: number;
+  expected: string;
+  message: string;
+  exchanges: ShownExchange[];
+  /** Where the minimal sequence was run again and what it did there. */
+  confirmed: string;
+  /** Steps before and after shrinking. */
+  shrunk?: { from: number; to: number; replays: number };
+  /** A shell script of curl lines that sends the same requests. */
+  script: string;
+  /** The witness drawn as a timeline (concurrent). */
+  svg?: string;
+}
+
+const BODY_LIMIT = 600;
+export function shown(
+  n: number,
+  exchange: Exchange,
+  client?: number,
+  relaxed?: boolean,
+  after?: boolean,
+  before?: boolean,
+): ShownExchange {
+  const obs = exchange.observation;
+  const url = exchange.request.url;
+  return {
+    n,
+    ...(client === undefined ? {} : { client }),
+    method: exchange.request.method,
+    url,
+    headers: exchange.request.headers,
+    ...(exchange.request.body === undefined ? {} : { body: exchange.request.body }),
+    ...(obs
+      ? {
+          status: obs.status,
+          contentType: obs.contentType,
+          answer:
+            obs.body.length > BODY_LIMIT
+              ? `${obs.body.slice(0, BODY_LIMIT)}… (${obs.body.length} characters)`
+              : obs.body,
+        }
+      : {}),
+    call: exchange.call,
+    ret: exchange.ret,
+    ...(relaxed ? { relaxed } : {}),
+    ...(after ? { after } : {}),
+    ...(before ? { before } : {}),
+  };
+}
+
+export const titleOf = (s: Signature) => `${s.operation}: ${s.aspect}: ${s.seen}`;

@@ -1,0 +1,449 @@
+/**
+ * The explorer: a sequential phase (random sequences checked step by step against the model, whole
+ * state every few steps) and a concurrent phase (rounds of clients at once, each history checked for
+ * linearizability), each bounded by time. A failure is shrunk, run again on a fresh instance when one
+ * can be had, reported once as a defect with its signature, and exploration goes on with that
+ * signature set aside. Everything random comes from one seed: `--seed N` sends the same operations.
+ */
+import { now, send } from './client.ts';
+import {
+  CORRUPTED,
+  judgeRound,
+  planRound,
+  type Recorded,
+  ROUND_SLOTS,
+  type RoundVerdict,
+  runRound,
+} from './concurrent.ts';
+import { type Defect, shown, titleOf } from './defect.ts';
+import { diagnose } from './diagnose.ts';
+import { sequenceSource } from './generate.ts';
+import { type Signature, signatureKey } from './model.ts';
+import type { Operation } from './operations.ts';
+import { type Rng, rng } from './prng.ts';
+import { script, timeline } from './render.ts';
+import { replay, runSequence, type SequenceResult, type SetAside, type Where } from './sequence.ts';
+import { shrink } from './shrink.ts';
+import { freshPool, ownedPool, type Pool, valueAt } from './values.ts';
+
+export interface Instance {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface Targets {
+  /** The target to explore when no fresh instance can be had (ids the run owns only). */
+  shared: string;
+  /** A fresh instance (empty collection), when a start command is given. */
+  fresh?: () => Promise<Instance>;
+}
+
+export interface ExploreOptions {
+  seed: number;
+  sequentialMs: number;
+  concurrentMs: number;
+  clients: number;
+  targets: Targets;
+  /** Progress lines. */
+  log?: (line: string) => void;
+  /** Stop at the first defect (to measure the time it takes to find one). */
+  stopAtFirst?: boolean;
+}
+
+export interface ExploreResult {
+  seed: number;
+  defects: Defect[];
+  stats: {
+    sequences: number;
+    steps: number;
+    rounds: number;
+    roundOps: number;
+    setAside: number;
+    unanswered: number;
+  };
+  notes: string[];
+}
+
+/** Operations per sequence, and per client per round. */
+const SEQUENCE_LENGTH = 40;
+const ROUND_OPS = 8;
+/**
+ * A fresh instance for one sequence in this many (the others use new ids on the current instance): every
+ * other one when an instance starts within FAST_START_MS, else one in four.
+ */
+const FRESH_EVERY_FAST = 2;
+const FRESH_EVERY = 4;
+const FAST_START_MS = 1500;
+const SHRINK_ATTEMPTS = 150;
+const SHRINK_MS = 12_000;
+/** Shrinking on a fresh instance per replay (a failure that needs one) gets more time and fewer replays. */
+const FRESH_SHRINK_MS = 25_000;
+const FRESH_SHRINK_ATTEMPTS = 60;
+
+const sameFailure = (result: SequenceResult, sig: Signature) =>
+  result.failedAt !== undefined &&
+  (result.steps[result.failedAt]?.disagreements ?? []).some(
+    (d) => signatureKey(d.signature) === signatureKey(sig),
+  );
+
+export async function explore(options: ExploreOptions): Promise<ExploreResult> {
+  const log = options.log ?? (() => {});
+  const root = rng(options.seed);
+  const defects: Defect[] = [];
+  const setAside = new Set<string>();
+  const notes: string[] = [];
+  const stats = { sequences: 0, steps: 0, rounds: 0, roundOps: 0, setAside: 0, unanswered: 0 };
+  const { targets } = options;
+  let instance: Instance | undefined;
+  let current = targets.shared;
+  /** Pools for clean replays: a fork of its own, so that shrinking draws nothing from the run's generators. */
+  const cleanPools = root.fork('clean-pools');
+  const stopInstance = async () => {
+    await instance?.stop().catch(() => undefined);
+    instance = undefined;
+  };
+  let startMs = Infinity;
+  const freshInstance = async (): Promise<Instance | undefined> => {
+    if (!targets.fresh) return undefined;
+    await stopInstance();
+    const began = now();
+    instance = await targets.fresh();
+    startMs = Math.min(startMs, now() - began);
+    current = instance.url;
+    return instance;
+  };
+  const done = () => options.stopAtFirst === true && defects.length > 0;
+  /** Reports a defect, unless its signature was reported already (then only its first sighting's is set aside too). */
+  const runStart = now();
+  const report = (d: Defect, seenAt: number) => {
+    d.foundAtMs = seenAt - runStart;
+    const known = setAside.has(signatureKey(d.signature));
+    if (d.firstSeen) setAside.add(signatureKey(d.firstSeen));
+    if (known) {
+      stats.setAside++;
+      return;
+    }
+    defects.push(d);
+    setAside.add(signatureKey(d.signature));
+    log(`defect ${d.id}: ${d.title} (seed ${d.seed})`);
+  };
+
+  try {
+    // --- sequential
+    const seqStart = now();
+    const seqEnd = seqStart + options.sequentialMs;
+    let needFresh = true;
+    for (let i = 0; now() < seqEnd && !done(); i++) {
+      const r = root.fork(`sequence-${i}`);
+      // Which sequences run on a fresh instance depends on how fast one starts; the operations drawn do not.
+      const every = startMs < FAST_START_MS ? FRESH_EVERY_FAST : FRESH_EVERY;
+      const fresh = targets.fresh !== undefined && (needFresh || i % every === 0);
+      if (fresh) await freshInstance();
+      needFresh = false;
+      const where: Where = fresh
+        ? { url: current, pool: freshPool(), scope: 'all' }
+        : { url: current, pool: ownedPool(r.fork('pool')), scope: 'owned' };
+      const result = await runSequence(
+        where,
+        sequenceSource(r, where.pool, SEQUENCE_LENGTH, fresh),
+        () => now() > seqEnd,
+        setAside,
+      );
+      stats.sequences++;
+      stats.steps += result.steps.length;
+      if (result.unanswered) {
+        stats.unanswered++;
+        notes.push(
+          `sequence ${i}: no answer to ${result.unanswered}; the sequence stopped there (not judged)`,
+        );
+        needFresh = true;
+        continue;
+      }
+      if (result.failedAt === undefined) continue;
+      const failing = result.steps[result.failedAt];
+      const first = failing?.disagreements[0];
+      if (!failing || !first) continue;
+      const foundAfterMs = now() - seqStart;
+      needFresh = true;
+      if (setAside.has(signatureKey(first.signature))) {
+        stats.setAside++;
+        continue;
+      }
+      log(`sequence ${i}: ${titleOf(first.signature)}; shrinking ${result.steps.length} steps`);
+      const defect = await shrinkAndConfirm({
+        id: `E${defects.length + 1}`,
+        setAside: new Set(setAside),
+        seed: options.seed,
+        ops: result.steps.map((s) => s.op),
+        where,
+        signature: first.signature,
+        foundAfterMs,
+        cleanPools,
+        freshInstance: targets.fresh ? freshInstance : undefined,
+        currentUrl: () => current,
+      });
+      if (defect) report(defect, seqStart + foundAfterMs);
+      else stats.setAside++;
+    }
+    // --- concurrent
+    const conStart = now();
+    const conEnd = conStart + options.concurrentMs;
+    for (let round = 0; now() < conEnd && !done(); round++) {
+      const r = root.fork(`round-${round}`);
+      if (targets.fresh && (needFresh || round === 0)) await freshInstance();
+      needFresh = false;
+      const pool = ownedPool(r);
+      const plan = planRound(r, pool, round, options.clients, ROUND_OPS);
+      const history = await runRound(current, pool, plan);
+      stats.rounds++;
+      stats.roundOps += history.length;
+      const ids = ROUND_SLOTS.map((s) => valueAt(pool, s).toString());
+      const verdict = judgeRound(history, ids);
+      if (verdict.ok || !verdict.failure) continue;
+      const foundAfterMs = now() - conStart;
+      needFresh = true;
+      // A service that now fails even a read of the list is corrupted for good by the round.
+      const list = await send(current, { method: 'GET', path: '/UserService/users', headers: {} });
+      if (!list.observation || list.observation.status >= 500) {
+        verdict.failure.signature = CORRUPTED;
+        verdict.failure.message = `after the round, GET list answers ${list.observation?.status ?? 'nothing'}: ${verdict.failure.message}`;
+      }
+      // A failure that the same operations show one after the other is not a race: it is reported (or
+      // set aside) as the sequential defect it is, shrunk like one.
+      const sequential =
+        verdict.failure.signature === CORRUPTED
+          ? undefined
+          : await withoutConcurrency(history, current, cleanPools, setAside);
+      if (sequential && !sequential.signature) {
+        stats.setAside++;
+        continue;
+      }
+      const signature = sequential?.signature ?? verdict.failure.signature;
+      if (setAside.has(signatureKey(signature))) {
+        stats.setAside++;
+        continue;
+      }
+      if (sequential) {
+        log(
+          `round ${round}: ${titleOf(signature)} also without concurrency; shrinking ${sequential.ops.length} steps`,
+        );
+        const defect = await shrinkAndConfirm({
+          id: `E${defects.length + 1}`,
+          setAside: new Set(setAside),
+          seed: options.seed,
+          ops: sequential.ops,
+          where: sequential.where,
+          signature,
+          foundAfterMs,
+          cleanPools,
+          freshInstance: targets.fresh ? freshInstance : undefined,
+          currentUrl: () => current,
+        });
+        if (defect) report(defect, conStart + foundAfterMs);
+        else stats.setAside++;
+      } else
+        report(
+          concurrentDefect(
+            `E${defects.length + 1}`,
+            options.seed,
+            verdict,
+            history,
+            foundAfterMs,
+            current,
+            round,
+          ),
+          conStart + foundAfterMs,
+        );
+    }
+  } finally {
+    await stopInstance();
+  }
+  return { seed: options.seed, defects, stats, notes };
+}
+
+/**
+ * The operations of a round sent one after the other (in the order of their calls, then of their
+ * returns) on new ids: the first order whose sequence disagrees with the model, with the signature.
+ */
+async function withoutConcurrency(
+  witness: ReadonlyArray<Recorded>,
+  url: string,
+  cleanPools: Rng,
+  setAside: SetAside,
+): Promise<{ ops: Operation[]; where: Where; signature: Signature | undefined } | undefined> {
+  const orders = [[...witness].sort((a, b) => a.call - b.call), [...witness].sort((a, b) => a.ret - b.ret)];
+  for (const order of orders) {
+    const ops = order.map((o) => o.op);
+    const where: Where = { url, pool: ownedPool(cleanPools), scope: 'owned' };
+    const result = await replay(where, ops, setAside);
+    const first = result.failedAt === undefined ? undefined : result.steps[result.failedAt]?.disagreements[0];
+    if (first) return { ops: result.steps.map((s) => s.op), where, signature: first.signature };
+    // Defects reported already show in these operations one after the other: they explain the round.
+    if (result.known) return { ops, where, signature: undefined };
+  }
+  return undefined;
+}
+
+interface Found {
+  id: string;
+  /** The signatures reported already: a sequence goes past them. */
+  setAside: SetAside;
+  seed: number;
+  ops: Operation[];
+  where: Where;
+  signature: Signature;
+  foundAfterMs: number;
+  cleanPools: Rng;
+  freshInstance?: () => Promise<Instance | undefined>;
+  currentUrl: () => string;
+}
+
+/**
+ * Shrinks a failing sequence on clean ids (new ids on the current instance when it was found on owned
+ * ids, a fresh instance per replay otherwise), then runs the smallest one again on a fresh instance.
+ */
+async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
+  const ownedClean = async (): Promise<Where> => ({
+    url: found.currentUrl(),
+    pool: ownedPool(found.cleanPools),
+    scope: 'owned',
+  });
+  // A failure found on a fresh instance is shrunk on new ids of the current one when it shows there too
+  // (one instance per replay is slow); else on a fresh instance per replay.
+  const ownedToo =
+    found.where.scope === 'all' &&
+    sameFailure(await replay(await ownedClean(), found.ops, found.setAside), found.signature);
+  const scope = ownedToo ? 'owned' : found.where.scope;
+  const clean = async (): Promise<Where> => {
+    if (scope === 'all' && found.freshInstance) {
+      const inst = await found.freshInstance();
+      return { url: inst?.url ?? found.currentUrl(), pool: freshPool(), scope: 'all' };
+    }
+    return ownedClean();
+  };
+  const attempts = scope === 'all' ? FRESH_SHRINK_ATTEMPTS : SHRINK_ATTEMPTS;
+  const shrunk = await shrink(
+    found.ops,
+    async (candidate) => sameFailure(await replay(await clean(), candidate, found.setAside), found.signature),
+    {
+      attempts,
+      deadline: Date.now() + (scope === 'all' ? FRESH_SHRINK_MS : SHRINK_MS),
+    },
+  );
+  // Run the smallest sequence again, on a fresh instance when one can be had.
+  let confirmWhere: Where;
+  let confirmedOn: string;
+  if (found.freshInstance) {
+    const inst = await found.freshInstance();
+    const url = inst?.url ?? found.currentUrl();
+    confirmWhere =
+      scope === 'all'
+        ? { url, pool: freshPool(), scope: 'all' }
+        : { url, pool: ownedPool(found.cleanPools), scope: 'owned' };
+    confirmedOn = 'on a fresh instance';
+  } else {
+    confirmWhere = { url: found.currentUrl(), pool: ownedPool(found.cleanPools), scope: 'owned' };
+    confirmedOn = 'on the target, with new ids';
+  }
+  const again = await replay(confirmWhere, shrunk.ops, found.setAside);
+  const reproduced = sameFailure(again, found.signature);
+  // Show the confirming run when it failed the same way; else the last failing run of the search.
+  const shownRun = reproduced ? again : await replay(await clean(), shrunk.ops, found.setAside);
+  const failedAt = shownRun.failedAt ?? shownRun.steps.length - 1;
+  const steps = shownRun.steps.slice(0, failedAt + 1);
+  const failing = steps[failedAt];
+  const disagreement =
+    failing?.disagreements.find((d) => signatureKey(d.signature) === signatureKey(found.signature)) ??
+    failing?.disagreements[0];
+  const exchanges = steps.map((s, i) => shown(i + 1, s.exchange));
+  const base = confirmWhere.url;
+  // The signature: the first write whose effect or answer disagrees, read back (diagnose.ts).
+  const diagnosed = await diagnose(await clean(), shrunk.ops, found.setAside);
+  // A failure that only defects reported already explain is one of their consequences: not reported.
+  if (diagnosed === 'known') return undefined;
+  const diagnosis = diagnosed;
+  // The model's signature as it is: a text class in it split one defect in two from run to run.
+  const signature = diagnosis ? diagnosis.signature : found.signature;
+  const where =
+    scope === 'all'
+      ? 'a fresh instance (nothing stored yet)'
+      : 'any instance (the ids are not used by anybody else)';
+  const partial = {
+    id: found.id,
+    title: titleOf(signature),
+    seed: found.seed,
+    phase: 'sequential' as const,
+    exchanges,
+  };
+  return {
+    ...partial,
+    signature,
+    firstSeen: found.signature,
+    foundAfterMs: found.foundAfterMs,
+    failingStep: failedAt + 1,
+    expected: failing?.expected ?? '',
+    message:
+      diagnosis && diagnosis.at < steps.length
+        ? `${diagnosis.message} (step ${diagnosis.at + 1}, read back in a run of its own, on other ids)`
+        : (disagreement?.message ?? ''),
+    confirmed: reproduced
+      ? `failed again ${confirmedOn}`
+      : `did not fail again ${confirmedOn} (shown: the last failing replay)`,
+    shrunk: { from: found.ops.length, to: shrunk.ops.length, replays: shrunk.attempts },
+    script: script(partial, base, where),
+  };
+}
+
+function concurrentDefect(
+  id: string,
+  seed: number,
+  verdict: RoundVerdict,
+  history: readonly Recorded[],
+  foundAfterMs: number,
+  url: string,
+  round: number,
+): Defect {
+  const failure = verdict.failure as NonNullable<RoundVerdict['failure']>;
+  // The writes of other ids that answered success while a write of the witness was under way: a write
+  // lost to another id's write shows there (at most 8, the earliest).
+  const kept = failure.witness.filter((o) => !o.relaxed && o.input.kind !== 'GET');
+  const overlaps = (o: Recorded) => kept.some((k) => o.call <= k.ret && o.ret >= k.call);
+  const context = history
+    .filter(
+      (o) =>
+        'value' in o.input &&
+        o.input.value !== failure.id &&
+        o.input.kind !== 'GET' &&
+        o.output !== undefined &&
+        /<result>\s*success\s*<\/result>/.test(o.output.body) &&
+        overlaps(o),
+    )
+    .slice(0, 8);
+  // The reads of the id after the round: what the script shows at its end.
+  const reads = history.filter(
+    (o) =>
+      o.after && 'value' in o.input && o.input.value === failure.id && !failure.witness.includes(o as never),
+  );
+  const ordered = [
+    ...failure.witness.map((o) => ({ ...o, other: false })),
+    ...context.map((o) => ({ ...o, relaxed: false, other: true })),
+    ...reads.map((o) => ({ ...o, relaxed: false, other: false })),
+  ].sort((a, b) => a.call - b.call);
+  const exchanges = ordered.map((op, i) => ({
+    ...shown(i + 1, op.exchange, op.client, op.relaxed, op.after, op.before),
+    ...(op.other ? { otherId: true } : {}),
+  }));
+  const partial = { id, title: titleOf(failure.signature), seed, phase: 'concurrent' as const, exchanges };
+  return {
+    ...partial,
+    signature: failure.signature,
+    foundAfterMs,
+    expected: failure.expected,
+    message: `round ${round}: ${failure.message}`,
+    confirmed: 'a race: not run again (the smallest non-linearizable part of the history is shown)',
+    script: script(partial, url, 'any instance (the ids are not used by anybody else)'),
+    svg: timeline(exchanges),
+  };
+}
+
+export type { Pool };

@@ -1,0 +1,283 @@
+/**
+ * The spec's model (conformance/model/) as the explorer steps through it:
+ * `step(held, operation, observation) → {held, expected, disagreements}`, where `held` is the model's
+ * state and choices plus what the explorer adds on top: the inputs an implementation may refuse.
+ *
+ * The model names the answers the spec allows; the explorer sends inputs the model leaves open whether
+ * an implementation accepts them (A-PATH-1, A-R11, RES-USER-6): an id written with leading zeros or a
+ * plus sign, in the form or in the path; an id that is zero, negative or beyond 32, 53 or 64 bits; a
+ * text of a class such as `long-4096` or `non-bmp`. An implementation may refuse such an input (a 4xx
+ * without a result, or the failure result where success was due): the refused write changes nothing.
+ * It is then held to its choice: the same input (the same set of features, in the same place) accepted
+ * once and refused later, or the other way round, is a disagreement (`refusal`). Whatever it accepts is
+ * judged by the model as any other input.
+ */
+import {
+  apply,
+  type Choices,
+  type Disagreement,
+  disagreement,
+  type Expected,
+  initialState,
+  judge,
+  type Operation as ModelOperation,
+  noChoices,
+  type Observed,
+  observe,
+  type Signature,
+  type State,
+  sharedState,
+  signatureKey,
+} from '../model/index.ts';
+import { mediaTypeOf, type Observation } from './observation.ts';
+import type { Concrete } from './operations.ts';
+import { idClass } from './values.ts';
+
+export { type Disagreement, type Expected, type Signature, signatureKey };
+
+export interface Held {
+  state: State;
+  /**
+   * The model's choices, held per situation (`PUT (existing id)`, `DELETE (unknown id)`): the spec
+   * leaves the status of each failure open, and an implementation may answer 409 to one and 404 to
+   * another (the reference server does); it is held to what it answered in the same situation.
+   */
+  choices: Readonly<Record<string, Choices>>;
+  /** Input features (`form id: zeros + text: long-4096`) → accepted (true) or refused (false). */
+  accepts: Readonly<Record<string, boolean>>;
+  /** The media type of the last list answer: HEAD of the list answers the same headers (A-R7). */
+  listType?: string;
+  /** The ids the run owns on a shared target (a listed one the model does not hold is extra); undefined on a fresh instance. */
+  owned?: readonly string[];
+}
+
+export interface Step {
+  held: Held;
+  /** The model's expectation. */
+  model: Expected;
+  /** The implementation refused the input: nothing changed. */
+  refused?: true;
+  /** What the model expected, in words, for the report. */
+  expected: string;
+  disagreements: Disagreement[];
+}
+
+/** A fresh instance (`all`), or the ids the run owns on a shared target. */
+export function initial(scope: 'all' | readonly string[]): Held {
+  return scope === 'all'
+    ? { state: initialState(), choices: {}, accepts: {} }
+    : { state: sharedState(), choices: {}, accepts: {}, owned: scope };
+}
+
+/** A stable text of what the model holds, for the linearizability checker's cache. */
+export function key(held: Held): string {
+  const users = Object.entries(held.state.users).sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify([held.state.collection, users, held.choices, held.accepts]);
+}
+
+export function toModel(op: Concrete): ModelOperation {
+  switch (op.kind) {
+    case 'PUT':
+    case 'POST':
+      return {
+        kind: op.kind === 'PUT' ? 'put' : 'post',
+        user: { id: op.written, name: op.name.text, profession: op.profession.text },
+      };
+    case 'DELETE':
+      return { kind: 'delete', id: op.written };
+    case 'GET':
+      return { kind: 'get', id: op.written };
+    case 'LIST':
+      return { kind: 'list' };
+    case 'HEAD':
+      return { kind: 'head-list' };
+    case 'OPTIONS':
+      return { kind: 'options' };
+  }
+}
+
+export const observed = (obs: Observation): Observed =>
+  observe({
+    status: obs.status,
+    headers: obs.contentType ? { 'content-type': obs.contentType } : {},
+    text: obs.body,
+  });
+
+/** The features of an input the model lets an implementation refuse (none: it must be accepted). */
+export function features(op: Concrete): string[] {
+  if (!('value' in op)) return [];
+  const place = op.kind === 'PUT' || op.kind === 'POST' ? 'form' : 'path';
+  const out: string[] = [];
+  if (op.written !== op.value) out.push(`${place} id: ${op.writing}`);
+  const cls = idClass(BigInt(op.value));
+  if (cls !== 'ordinary') out.push(`id: ${cls}`);
+  if ('name' in op)
+    for (const t of [op.name, op.profession]) if (t.cls !== 'plain') out.push(`text: ${t.cls}`);
+  return [...new Set(out)].sort();
+}
+
+const showUser = (u: { id: string; name?: string; profession?: string }) =>
+  `user ${u.id}${u.name === undefined ? ' (fields of its choice)' : ` (${JSON.stringify(u.name)}, ${JSON.stringify(u.profession)})`}`;
+
+/** The model's expectation in words: the situation, the answer, the state afterwards. */
+export function describeExpected(expected: Expected, after: State): string {
+  const status =
+    expected.status.kind === 'success'
+      ? '2xx'
+      : expected.status.kind === 'exact'
+        ? expected.status.statuses.join(' or ')
+        : expected.status.kind === 'choice'
+          ? 'the status it chose for such answers'
+          : expected.status.kind === 'not-served'
+            ? 'not 2xx'
+            : 'any status';
+  const body = expected.body;
+  const what =
+    body.kind === 'result'
+      ? `<result>${body.word}</result>`
+      : body.kind === 'user'
+        ? `the user element of ${showUser(body.user)}`
+        : body.kind === 'no-user'
+          ? `no user element (no user ${body.id})`
+          : body.kind === 'users'
+            ? `${body.exact ? 'exactly' : 'among others'} ${body.users.map(showUser).join(', ') || 'no user'}${body.absent.length ? `, and none of ${body.absent.join(', ')}` : ''}`
+            : body.kind === 'operations'
+              ? '<operations>GET, PUT, POST, DELETE</operations>'
+              : body.kind === 'none'
+                ? 'no body'
+                : 'any body';
+  const media =
+    expected.media === 'xml' ? ' application/xml' : expected.media === 'json' ? ' application/json' : '';
+  const id = expected.touches[0];
+  const afterwards =
+    id === undefined ? '' : `; afterwards ${after.users[id] ? showUser(after.users[id]) : `no user ${id}`}`;
+  return `${expected.situation}: ${status}${media}, ${what}${afterwards}`;
+}
+
+/** The model's judge, with the choices of the answer's situation (see Held.choices). */
+function judgeIn(choices: Held['choices'], expected: Expected, seen: Observed) {
+  const situation = expected.situation.replace(', first read', '');
+  const judged = judge(expected, seen, choices[situation] ?? noChoices());
+  return { disagreements: judged.disagreements, choices: { ...choices, [situation]: judged.choices } };
+}
+
+const is2xx = (status: number) => status >= 200 && status <= 299;
+
+/**
+ * The next model state after `op` answered `obs` (undefined: no answer, any answer is allowed). Only
+ * MUST disagreements count: the exploration rules are MUST rules (a SHOULD, such as a failure result
+ * answered 5xx, is HTTP-01's to warn about).
+ */
+export function step(held: Held, op: Concrete, obs: Observation | undefined): Step {
+  const judged = stepAll(held, op, obs);
+  const must = judged.disagreements.filter((d) => d.level === 'MUST');
+  if (!obs || (op.kind !== 'LIST' && op.kind !== 'HEAD')) return { ...judged, disagreements: must };
+  // A-R7: HEAD answers the headers GET of the list answers (the model reads no media type without a body).
+  const type = mediaTypeOf(obs) ?? 'none';
+  if (op.kind === 'LIST') return { ...judged, held: { ...judged.held, listType: type }, disagreements: must };
+  if (held.listType !== undefined && held.listType !== type)
+    must.push(
+      disagreement(
+        'HEAD list',
+        'media-type',
+        type,
+        `HEAD of the list answered ${type}, where GET of the list answers ${held.listType}`,
+      ),
+    );
+  return { ...judged, disagreements: must };
+}
+
+function stepAll(held: Held, op: Concrete, obs: Observation | undefined): Step {
+  const modelOp = toModel(op);
+  const applied = apply(held.state, modelOp);
+  let expected = applied.expected;
+  // On a shared target the ids the run owns and the model does not hold must not be listed.
+  if (held.owned && expected.body.kind === 'users') {
+    const users = held.state.users;
+    expected = { ...expected, body: { ...expected.body, absent: held.owned.filter((id) => !users[id]) } };
+  }
+  const words = describeExpected(expected, applied.state);
+  const next = (state: State, choices: Held['choices'], accepts = held.accepts): Held => ({
+    ...held,
+    state,
+    choices,
+    accepts,
+  });
+  if (!obs)
+    return { held: next(applied.state, held.choices), model: expected, expected: words, disagreements: [] };
+  const seen = observed(obs);
+  const feats = features(op);
+  if (feats.length > 0) {
+    const name = feats.join(' + ');
+    const before = held.accepts[name];
+    const hold = (accepted: boolean): Disagreement[] =>
+      before === undefined || before === accepted
+        ? []
+        : [
+            disagreement(
+              // One signature for leading zeros and plus signs alike: one read or write path that parses ids its own way.
+              `input with ${name.replace(/id: (zeros|plus)/, 'id: another writing')}`,
+              'status',
+              'accepted and refused',
+              `${op.kind} with ${name} is ${accepted ? 'accepted' : 'refused'} (${obs.status}), where the same input was ${before ? 'accepted' : 'refused'} before`,
+            ),
+          ];
+    const accepts = (accepted: boolean) => ({ ...held.accepts, [name]: accepted });
+    const word = seen.body.kind === 'result' ? seen.body.word : undefined;
+    const wanted = expected.body.kind === 'result' ? expected.body.word : undefined;
+    if (op.kind === 'GET') {
+      const due = expected.body.kind === 'user';
+      const served = is2xx(seen.status) && seen.body.kind === 'user';
+      // Where no user is due, a refusal and "no such user" look alike: nothing to learn or hold.
+      if (!due && !served)
+        return {
+          held: next(applied.state, held.choices),
+          model: expected,
+          expected: words,
+          disagreements: [],
+        };
+      if (due && !served)
+        return {
+          held: next(applied.state, held.choices, accepts(false)),
+          model: expected,
+          expected: words,
+          disagreements: hold(false),
+        };
+      const judged = judgeIn(held.choices, expected, seen);
+      return {
+        held: next(applied.state, judged.choices, accepts(true)),
+        model: expected,
+        expected: words,
+        disagreements: [...hold(true), ...judged.disagreements],
+      };
+    }
+    if (op.kind !== 'PUT' && op.kind !== 'POST' && op.kind !== 'DELETE') throw new Error('unreachable');
+    const refused =
+      (word === undefined && seen.status >= 400 && seen.status < 500) ||
+      (word === 'failure' && wanted === 'success');
+    if (refused)
+      return {
+        held: next(held.state, held.choices, accepts(false)),
+        model: expected,
+        refused: true,
+        expected: words,
+        disagreements: hold(false),
+      };
+    if (word === 'success' && wanted === 'success') {
+      const judged = judgeIn(held.choices, expected, seen);
+      return {
+        held: next(applied.state, judged.choices, accepts(true)),
+        model: expected,
+        expected: words,
+        disagreements: [...hold(true), ...judged.disagreements],
+      };
+    }
+  }
+  const judged = judgeIn(held.choices, expected, seen);
+  return {
+    held: next(applied.state, judged.choices),
+    model: expected,
+    expected: words,
+    disagreements: judged.disagreements,
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * What the explorer saw of one answer: status, Content-Type and body, as the client recorded them.
+ * The model reads it (model.ts: `observed`, through the model's own `observe`).
+ */
+export interface Observation {
+  status: number;
+  /** The Content-Type header as sent, or undefined. */
+  contentType: string | undefined;
+  body: string;
+}
+
+/** The media type of an answer, lower case, without parameters. */
+export const mediaTypeOf = (obs: Observation): string | undefined =>
+  obs.contentType?.split(';')[0]?.trim().toLowerCase() || undefined;

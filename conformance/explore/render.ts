@@ -1,0 +1,124 @@
+/**
+ * Renderers of the explorer's findings, pure: a defect as text (the numbered exchanges, what the model
+ * expected at the failing step), as a shell script of curl lines, and a concurrent witness as an SVG
+ * timeline (one lane per client).
+ */
+import type { Defect, ShownExchange } from './defect.ts';
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** The path and query of an exchange's URL, relative to the target. */
+function pathOf(url: string, base: string): string {
+  return url.startsWith(base) ? url.slice(base.length) : new URL(url).pathname;
+}
+
+/** One curl line; the base URL is `$BASE_URL`, so the script runs against any instance. */
+export function curlOf(e: ShownExchange, base: string): string {
+  const parts = ['curl', '-sS', '-i'];
+  if (e.method === 'HEAD') parts.push('--head');
+  else if (e.method !== 'GET' || e.body !== undefined) parts.push('-X', e.method);
+  parts.push(`"$BASE_URL"${shellQuote(pathOf(e.url, base))}`);
+  for (const [name, value] of Object.entries(e.headers)) parts.push('-H', shellQuote(`${name}: ${value}`));
+  if (e.body !== undefined) parts.push('--data-binary', shellQuote(e.body));
+  return parts.join(' ');
+}
+
+/**
+ * A script that replays the exchanges in order (sequential), or each client's in parallel and the
+ * final reads after them (concurrent: a race may need several runs to show again).
+ */
+export function script(
+  d: Pick<Defect, 'id' | 'title' | 'seed' | 'phase' | 'exchanges'>,
+  base: string,
+  where: string,
+): string {
+  const head = [
+    '#!/bin/sh',
+    `# user-service-conformance explore --seed ${d.seed}: ${d.id}, ${d.title}`,
+    `# Run against ${where}: BASE_URL=http://127.0.0.1:PORT sh this-script`,
+    `BASE_URL="\${BASE_URL:-${base}}"`,
+  ];
+  if (d.phase === 'sequential')
+    return `${[...head, ...d.exchanges.map((e) => `echo '# ${e.n}'; ${curlOf(e, base)}; echo`)].join('\n')}\n`;
+  const lanes = new Map<number, ShownExchange[]>();
+  for (const e of d.exchanges.filter((e) => !e.after))
+    lanes.set(e.client ?? 0, [...(lanes.get(e.client ?? 0) ?? []), e]);
+  const out = [
+    ...head,
+    '# before the round',
+    ...d.exchanges.filter((e) => e.before).map((e) => `${curlOf(e, base)}; echo`),
+  ];
+  out.push('# every client at once (a race: run it a few times to see it again)');
+  for (const [client, list] of [...lanes].sort(([a], [b]) => a - b))
+    out.push(`( ${list.map((e) => `${curlOf(e, base)}; echo`).join('; ')} ) > client-${client}.out 2>&1 &`);
+  out.push('wait', '# the reads after the race');
+  for (const e of d.exchanges.filter((e) => e.after)) out.push(`${curlOf(e, base)}; echo`);
+  return `${out.join('\n')}\n`;
+}
+
+const answerLine = (e: ShownExchange) =>
+  e.status === undefined
+    ? '(no answer)'
+    : `${e.status} [${e.contentType ?? 'no Content-Type'}] ${e.answer?.replace(/\n/g, '\\n') ?? ''}`;
+
+/** The defect as the CLI prints it and the rule's message carries it. */
+export function text(d: Defect): string {
+  const lines = [
+    `${d.id} ${d.title}`,
+    `  seed ${d.seed} (${d.phase}), found after ${(d.foundAfterMs / 1000).toFixed(1)} s; ${d.confirmed}${d.shrunk ? `; shrunk from ${d.shrunk.from} to ${d.shrunk.to} steps in ${d.shrunk.replays} replays` : ''}`,
+    `  ${d.message}`,
+  ];
+  for (const e of d.exchanges) {
+    const who = e.after
+      ? ' after the round'
+      : e.before
+        ? ' before the round'
+        : e.client === undefined
+          ? ''
+          : ` client ${e.client}`;
+    const when =
+      d.phase === 'concurrent'
+        ? ` [${e.call.toFixed(0)}–${Number.isFinite(e.ret) ? e.ret.toFixed(0) : '∞'} ms]`
+        : '';
+    lines.push(
+      `  ${String(e.n).padStart(2)}.${who}${when} ${e.method} ${e.url}${e.body !== undefined ? ` ${e.body.length > 200 ? `${e.body.slice(0, 200)}…` : e.body}` : ''}`,
+    );
+    lines.push(
+      `      → ${e.otherId ? '(another id, overlapping) ' : ''}${e.relaxed ? '(answer set aside: may take effect any time after its call) ' : ''}${answerLine(e)}`,
+    );
+    if (e.n === d.failingStep) lines.push(`      ✗ the model expected: ${d.expected}`);
+  }
+  if (d.phase === 'concurrent' && d.expected)
+    lines.push(`  the model expected at the stuck step: ${d.expected}`);
+  return lines.join('\n');
+}
+
+const escapeXml = (t: string) =>
+  t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The witness as a timeline: one lane per client, one bar per exchange from its call to its return. */
+export function timeline(exchanges: readonly ShownExchange[]): string {
+  const lanes = [...new Set(exchanges.map((e) => e.client ?? 0))].sort((a, b) => a - b);
+  const start = Math.min(...exchanges.map((e) => e.call));
+  const finite = exchanges.flatMap((e) => (Number.isFinite(e.ret) ? [e.ret] : [e.call]));
+  const end = Math.max(...finite, start + 1);
+  const width = 900;
+  const left = 90;
+  const laneHeight = 46;
+  const x = (t: number) => left + ((t - start) / (end - start)) * (width - left - 30);
+  const rows = exchanges.map((e) => {
+    const lane = lanes.indexOf(e.client ?? 0);
+    const y = 20 + lane * laneHeight;
+    const open = !Number.isFinite(e.ret) || e.relaxed;
+    const x1 = x(e.call);
+    const x2 = open ? width - 10 : Math.max(x(e.ret), x1 + 4);
+    const label = `${e.n}. ${e.method} ${new URL(e.url).pathname.replace('/UserService/users', '…')}${e.body ? ` ${decodeURIComponent(e.body.replace(/\+/g, ' ')).slice(0, 40)}` : ''} → ${e.status ?? '?'} ${(e.answer ?? '').replace(/<\/?result>/g, '').slice(0, 40)}`;
+    return `<rect x="${x1.toFixed(1)}" y="${y}" width="${(x2 - x1).toFixed(1)}" height="16" rx="3" fill="${open ? '#eee' : '#cfe3ff'}" stroke="#36c"${open ? ' stroke-dasharray="4 3"' : ''}/><text x="${x1.toFixed(1)}" y="${y + 30}" font-size="11">${escapeXml(label)}</text>`;
+  });
+  const names = lanes.map(
+    (c, i) =>
+      `<text x="6" y="${32 + i * laneHeight}" font-size="12" font-weight="bold">${exchanges.some((e) => e.client === c && e.after) ? 'in turn' : `client ${c}`}</text>`,
+  );
+  const height = 20 + lanes.length * laneHeight + 20;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="monospace"><rect width="100%" height="100%" fill="white"/>${names.join('')}${rows.join('')}<text x="${left}" y="${height - 6}" font-size="10">${(end - start).toFixed(0)} ms; dashed: no answer, or its answer set aside</text></svg>`;
+}

@@ -1,0 +1,221 @@
+/**
+ * Judging a write by what it did, not only by the words it answered: the users read back after the
+ * write (GET by id and the list) are compared with the state the model expects. A write whose answer
+ * and effect agree with each other but not with the spec is one disagreement, named by its effect
+ * (`PUT (new id)`: `does what POST does`); a wrong word whose change did happen is a word defect only;
+ * a write that changed a user it does not address is `other-record-touched`.
+ */
+import { apply, type Expected } from './answers.ts';
+import { sameUser, showUser } from './judge.ts';
+import type { Observed, SeenUser } from './observe.ts';
+import type { Operation } from './operations.ts';
+import { type Disagreement, disagreement } from './signature.ts';
+import { DEFAULT_USER_ID, type ModelUser, type State } from './state.ts';
+
+/** SVC-11: a read of an emptied collection brings the default user back. */
+export const DEFAULT_BACK = (where: string) =>
+  disagreement(
+    'read of an emptied collection',
+    'default-user',
+    'the default user comes back',
+    `${where} emptied the collection, and the next read serves the default user ${DEFAULT_USER_ID} again`,
+  );
+
+/** What reads showed after an operation, by canonical id: a user, or null when none is served. */
+export type ReadBack = Readonly<Record<string, SeenUser | null>>;
+
+type Effect =
+  | 'as expected'
+  | 'not stored'
+  | 'replaced'
+  | 'removed'
+  | 'created'
+  | 'unchanged'
+  | 'merged'
+  | 'not removed'
+  | 'other fields';
+
+function effectOn(
+  before: ModelUser | undefined,
+  after: ModelUser | undefined,
+  seen: SeenUser | null,
+  sent?: ModelUser,
+): Effect {
+  if (after ? sameUser(after, seen) : seen === null) return 'as expected';
+  if (!after) return before ? 'not removed' : 'created';
+  if (!seen) return before ? 'removed' : 'not stored';
+  if (!before) return 'other fields';
+  if (sameUser(before, seen)) return 'unchanged';
+  if (sent && sameUser(sent, seen)) return 'replaced';
+  if (sent && (seen.name === sent.name || seen.profession === sent.profession)) return 'merged';
+  return 'other fields';
+}
+
+const OTHER_VERB: Partial<Record<Operation['kind'], 'put' | 'post'>> = { put: 'post', post: 'put' };
+
+const wordOf = (observed: Observed): string | undefined =>
+  observed.body.kind === 'result' ? observed.body.word : undefined;
+
+/**
+ * The disagreements of a write, answer and effect together. `answered` are judge()'s disagreements with
+ * its answer; `readBack` what reads showed afterwards (the write's own id at least).
+ */
+export function judgeWrite(
+  before: State,
+  expected: Expected,
+  observed: Observed,
+  answered: readonly Disagreement[],
+  readBack: ReadBack,
+): Disagreement[] {
+  // Open (a write before any read, a write by path): the model learns the effect from the reads.
+  if (expected.body.kind === 'any') return [...answered];
+  const op = expected.op;
+  const after = apply(before, op).state;
+  const where = expected.situation;
+  const word = wordOf(observed);
+  const said = word === undefined ? `answered ${observed.status}` : `answered ${word}`;
+  const out: Disagreement[] = [];
+  const own = expected.touches[0];
+  // SVC-11: the collection emptied, a read shows the default user again: that read brought it back.
+  if (after.complete && !Object.keys(after.users).length && own === DEFAULT_USER_ID && readBack[own])
+    return [DEFAULT_BACK(where)];
+  let effectWrong = false;
+  if (own !== undefined && own in readBack) {
+    const sent =
+      op.kind === 'put' || op.kind === 'post'
+        ? (after.users[own] ?? { id: own, name: op.user.name, profession: op.user.profession })
+        : undefined;
+    const effect = effectOn(before.users[own], after.users[own], readBack[own] ?? null, sent);
+    const wordWrong = expected.body.kind === 'result' && word !== expected.body.word;
+    // No result at all (a server error, an unreadable body) and no change: the answer is the one defect.
+    const noAnswer = answered.some((d) => d.signature.aspect === 'body-shape');
+    if (noAnswer && ['not stored', 'unchanged', 'not removed'].includes(effect)) return [...answered];
+    if (effect !== 'as expected' || wordWrong) {
+      effectWrong = effect !== 'as expected';
+      const other = OTHER_VERB[op.kind];
+      if (other && (op.kind === 'put' || op.kind === 'post')) {
+        const alt = apply(before, { kind: other, user: op.user });
+        const altWord = alt.expected.body.kind === 'result' ? alt.expected.body.word : undefined;
+        const altState = alt.state.users[own];
+        const matches = altState ? sameUser(altState, readBack[own] ?? null) : readBack[own] === null;
+        if (matches && word === altWord) {
+          const verb = other.toUpperCase();
+          out.push(
+            disagreement(
+              op.kind.toUpperCase(),
+              'state-change',
+              `does what ${verb} does`,
+              `${where} ${said} and ${effectWrong ? effectText(effect, own) : describeDone(before, after, own)}: it does what ${verb} does`,
+            ),
+          );
+          return [...out, ...others(before, after, expected, readBack)];
+        }
+      }
+      if (effectWrong)
+        out.push(disagreement(where, 'state-change', effect, `${where} ${said}; ${effectText(effect, own)}`));
+    }
+  }
+  for (const d of answered) {
+    // The word told the truth about a wrong effect: the effect is the defect, reported once.
+    if (effectWrong && d.signature.aspect === 'result-word' && (word === 'success' || word === 'failure'))
+      continue;
+    if (!effectWrong && d.signature.aspect === 'result-word' && own !== undefined && own in readBack)
+      out.push({ ...d, message: `${d.message}; ${describeDone(before, after, own)}` });
+    else out.push(d);
+  }
+  return [...out, ...others(before, after, expected, readBack)];
+}
+
+function effectText(effect: Effect, id: string): string {
+  switch (effect) {
+    case 'not stored':
+      return `user ${id} was not stored`;
+    case 'replaced':
+      return `user ${id} was replaced`;
+    case 'removed':
+      return `user ${id} was removed`;
+    case 'created':
+      return `user ${id} was created`;
+    case 'unchanged':
+      return `user ${id} kept its old name and profession`;
+    case 'merged':
+      return `user ${id} mixes old and new fields`;
+    case 'not removed':
+      return `user ${id} is still served`;
+    default:
+      return `user ${id} is served with other fields`;
+  }
+}
+
+function describeDone(before: State, after: State, id: string): string {
+  const was = before.users[id];
+  const now = after.users[id];
+  if (!was && now) return `the user was created`;
+  if (was && !now) return `the user was removed`;
+  if (was && now && !sameUser(was, { id, name: now.name, profession: now.profession }))
+    return `the user was replaced`;
+  return `the collection was left as it was`;
+}
+
+/** Users the write does not address that the reads show changed: it touched another record. */
+function others(before: State, after: State, expected: Expected, readBack: ReadBack): Disagreement[] {
+  const out: Disagreement[] = [];
+  for (const [id, seen] of Object.entries(readBack)) {
+    if (expected.touches.includes(id)) continue;
+    const model = after.users[id];
+    const ok = model ? sameUser(model, seen) : seen === null || !before.complete;
+    if (!ok)
+      out.push(
+        disagreement(
+          'write',
+          'other-record-touched',
+          'another user',
+          `${expected.situation} changed another user: ${model ? `${showUser(model)} is now ${seen ? showUser(seen) : 'gone'}` : `${showUser(seen)} appeared`}`,
+        ),
+      );
+  }
+  return out.slice(0, 1);
+}
+
+/** The state to go on from: what the reads showed (a rule goes on from the observed state). */
+export function observeUsers(state: State, readBack: ReadBack): State {
+  const users = { ...state.users };
+  for (const [id, seen] of Object.entries(readBack)) {
+    if (seen)
+      users[id] = {
+        id,
+        ...(seen.name === undefined ? {} : { name: seen.name }),
+        ...(seen.profession === undefined ? {} : { profession: seen.profession }),
+      };
+    else delete users[id];
+  }
+  return { ...state, collection: true, users };
+}
+
+/** Section B creates: the id is the implementation's, so the model learns the resource from the answer. */
+export function adopt(state: State, op: Operation, observed: Observed): State {
+  if (op.kind !== 'domain-create' && op.kind !== 'worker-create') return state;
+  const value = observed.body.kind === 'json' ? observed.body.value : undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return state;
+  const v = value as Record<string, unknown>;
+  if (typeof v.id !== 'string' && typeof v.id !== 'number') return state;
+  const id = String(v.id);
+  const app = state.apps[op.app] ?? { domains: {}, workers: {} };
+  const next =
+    op.kind === 'domain-create'
+      ? {
+          ...app,
+          domains: {
+            ...app.domains,
+            [id]: {
+              ...v,
+              id,
+              hostname: String(v.hostname ?? op.hostname),
+              created_at: String(v.created_at ?? ''),
+              updated_at: String(v.updated_at ?? ''),
+            },
+          },
+        }
+      : { ...app, workers: { ...app.workers, [id]: { id, removing: false, fields: v } } };
+  return { ...state, apps: { ...state.apps, [op.app]: next } };
+}

@@ -1,0 +1,30 @@
+/**
+ * The executable model of docs/SPEC.md sections A and B: pure functions, no I/O. The one place where
+ * the suite's reading of each MUST statement lives; the shared steps of the rules (support/users.ts)
+ * and the explorer check through it.
+ *
+ * - `initialState()` / `sharedState()`: a fresh service, or a shared target whose other users are unknown;
+ * - `apply(state, op)`: the next state and the answers the spec allows (`Expected`);
+ * - `observe(answer)`: an HTTP answer as the model reads it (`Observed`);
+ * - `judge(expected, observed, choices)`: the disagreements, each with a `signature`, and the choices
+ *   the implementation made where the spec is open, held for the rest of the run;
+ * - `judgeWrite(before, expected, observed, answered, readBack)`: a write judged by its effect too;
+ * - `observeUsers` / `adopt`: go on from the state the implementation showed.
+ */
+export { apply, type BodyRule, type Expected, type StatusRule } from './answers.ts';
+export { type Choices, noChoices } from './choices.ts';
+export { adopt, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
+export { judge, sameUser, showUser } from './judge.ts';
+export { type Observed, observe, type RawAnswer, type SeenBody, type SeenUser } from './observe.ts';
+export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
+export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';
+export {
+  canonicalId,
+  DEFAULT_USER_ID,
+  type Domain,
+  initialState,
+  type ModelUser,
+  type State,
+  sharedState,
+  type Worker,
+} from './state.ts';

@@ -1,0 +1,127 @@
+/**
+ * Defects, not rule failures: the failing rules grouped by the signatures of their disagreements with
+ * the model (model/signature.ts). One defect is one signature, listed once with every rule that met
+ * it; a rule that fails only because of defects an earlier rule already named says so (`defect`).
+ * Pure: rule outcomes in, defects out.
+ */
+import type { Signature } from '../model/signature.ts';
+import { signatureKey } from '../model/signature.ts';
+import { type Level, statusOf } from '../rules.ts';
+import type { Exchange } from '../support/http.ts';
+
+export interface Defect {
+  /** `D1`, `D2`, … in the order of the catalogue's first rule that met each. */
+  id: string;
+  title: string;
+  signature: Signature;
+  /** The rules that met it, in catalogue order. */
+  rules: string[];
+  /** The exchanges that decided those rules (at most three). */
+  exchanges: Exchange[];
+  /** A curl line that replays the first of them. */
+  curl: string;
+}
+
+/** What defects.ts reads of a rule outcome. */
+export interface FailingRule {
+  id: string;
+  level: Level;
+  status: string;
+  reason?: string;
+  signatures?: Signature[];
+  exchange?: Exchange;
+}
+
+const EXCHANGES_PER_DEFECT = 3;
+
+/** Whether a rule's outcome is a failure a defect explains (an INFO rule never is). */
+export function failing(rule: Pick<FailingRule, 'level' | 'status'>): boolean {
+  const counted = statusOf(rule.level, rule.status);
+  return (
+    counted === 'failed' ||
+    counted === 'warning' ||
+    rule.status === 'could not set up' ||
+    rule.status === 'expected failure'
+  );
+}
+
+/** The first line of a reason, without what changes from run to run (ids, numbers, timings). */
+const normalised = (reason: string | undefined): string =>
+  (reason ?? 'failed')
+    .split('\n')[0]
+    ?.replace(/^Error: /, '')
+    .replace(/\d+/g, 'N')
+    .slice(0, 120) ?? 'failed';
+
+/** The signatures a failing rule is grouped by: the model's, else one of its own. */
+export function signaturesOf(rule: FailingRule): Signature[] {
+  if (rule.signatures?.length) return rule.signatures;
+  return [{ operation: rule.id, aspect: 'unclassified', seen: normalised(rule.reason) }];
+}
+
+/** A title that stays the same from run to run: it says what the signature says, in words. */
+export function titleOf(s: Signature): string {
+  switch (s.aspect) {
+    case 'result-word':
+      return s.operation === 'write'
+        ? `writes answer \`<result>${s.seen}</result>\`, a word the spec does not have`
+        : `${s.operation} answers \`<result>${s.seen}</result>\``;
+    case 'media-type':
+      return `${s.operation}s are labelled \`${s.seen}\``;
+    case 'state-change':
+      return `${s.operation}: ${s.seen}`;
+    case 'other-record-touched':
+      return 'a write changes or removes another user than the one it addresses';
+    case 'default-user':
+      return `a fresh service: ${s.seen}`;
+    case 'lost-update':
+      return 'lost update: a write answered success under concurrent writes is not stored';
+    case 'corrupted':
+      return 'state corrupted by concurrent writes: requests fail under them, or for good afterwards';
+    case 'status':
+      return `${s.operation} answers status ${s.seen}`;
+    case 'unclassified':
+      return `${s.operation} fails: ${s.seen}`;
+    default:
+      return `${s.operation}: ${s.aspect} ${s.seen}`;
+  }
+}
+
+/** Groups the failing rules (in catalogue order) into defects; `byRule`: the defect a rule fails because of. */
+export function defectsOf(rules: readonly FailingRule[]): {
+  defects: Defect[];
+  byRule: Map<string, string>;
+} {
+  const byKey = new Map<string, Defect>();
+  const byRule = new Map<string, string>();
+  for (const rule of rules) {
+    if (!failing(rule)) continue;
+    const keys: string[] = [];
+    let named = true;
+    for (const signature of signaturesOf(rule)) {
+      const key = signatureKey(signature);
+      keys.push(key);
+      let defect = byKey.get(key);
+      if (!defect) {
+        named = false;
+        defect = {
+          id: `D${byKey.size + 1}`,
+          title: titleOf(signature),
+          signature,
+          rules: [],
+          exchanges: [],
+          curl: '',
+        };
+        byKey.set(key, defect);
+      }
+      if (!defect.rules.includes(rule.id)) defect.rules.push(rule.id);
+      if (rule.exchange && defect.exchanges.length < EXCHANGES_PER_DEFECT) {
+        defect.exchanges.push(rule.exchange);
+        if (!defect.curl) defect.curl = rule.exchange.curl;
+      }
+    }
+    const first = byKey.get(keys[0] as string);
+    if (named && first) byRule.set(rule.id, first.id);
+  }
+  return { defects: [...byKey.values()], byRule };
+}

@@ -1,0 +1,280 @@
+/**
+ * The explorer tests itself: the linearizability checker, the seeded generator and the shrinker as
+ * pure functions (unit and property tests, fast-check), the model adapter's refusals, and two short
+ * runs against the self-test implementation: correct (no defect) and with a defect no hand-written
+ * rule names (found, shrunk, named once, its curl script replaying the failure).
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { explore } from '../explore/explore.ts';
+import { sequenceSource } from '../explore/generate.ts';
+import {
+  checkHistory,
+  type HistoryOp,
+  minimalWitness,
+  type SequentialModel,
+} from '../explore/linearizability.ts';
+import { initial, step } from '../explore/model.ts';
+import type { Concrete, Operation } from '../explore/operations.ts';
+import { rng } from '../explore/prng.ts';
+import { shrink } from '../explore/shrink.ts';
+import { freshPool, ownedPool } from '../explore/values.ts';
+import { startCommandInstance } from '../support/target.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const IMPL = path.join(here, 'impl/server.mjs');
+
+// --- a register: the smallest sequential model, for the checker's own tests
+type RegOp = { kind: 'write'; value: number } | { kind: 'read' };
+const register: SequentialModel<number, RegOp, number> = {
+  init: 0,
+  step: (state, input, output) =>
+    input.kind === 'write' ? input.value : output === undefined || output === state ? state : undefined,
+  key: (state) => String(state),
+};
+const op = (
+  client: number,
+  call: number,
+  ret: number,
+  input: RegOp,
+  output?: number,
+): HistoryOp<RegOp, number> => ({
+  client,
+  call,
+  ret,
+  input,
+  output: input.kind === 'write' ? 0 : output,
+});
+
+/**
+ * A history of a real atomic register: each operation takes effect at one instant inside its
+ * interval, so some order explains it. `stale`: one read answers a value no write had (or an old one).
+ */
+const atomicHistory = fc
+  .array(
+    fc.record({
+      client: fc.integer({ min: 0, max: 3 }),
+      start: fc.integer({ min: 0, max: 100 }),
+      length: fc.integer({ min: 1, max: 30 }),
+      at: fc.double({ min: 0, max: 1, noNaN: true }),
+      write: fc.boolean(),
+      value: fc.integer({ min: 1, max: 5 }),
+    }),
+    { minLength: 1, maxLength: 12 },
+  )
+  .map((drawn) => {
+    const ops = drawn.map((d) => ({ ...d, effect: d.start + d.at * d.length }));
+    let state = 0;
+    const history: Array<HistoryOp<RegOp, number>> = [];
+    for (const d of [...ops].sort((a, b) => a.effect - b.effect)) {
+      if (d.write) state = d.value;
+      history.push(
+        op(
+          d.client,
+          d.start,
+          d.start + d.length,
+          d.write ? { kind: 'write', value: d.value } : { kind: 'read' },
+          state,
+        ),
+      );
+    }
+    return history;
+  });
+
+describe('explorer: linearizability checker (pure)', () => {
+  it('accepts a sequential history and rejects a read that misses a finished write', () => {
+    expect(
+      checkHistory(register, [op(0, 0, 1, { kind: 'write', value: 1 }), op(1, 2, 3, { kind: 'read' }, 1)]).ok,
+    ).to.equal(true);
+    expect(
+      checkHistory(register, [op(0, 0, 1, { kind: 'write', value: 1 }), op(1, 2, 3, { kind: 'read' }, 0)]).ok,
+    ).to.equal(false);
+  });
+
+  it('accepts a read overlapping a write with either value', () => {
+    for (const seen of [0, 1])
+      expect(
+        checkHistory(register, [
+          op(0, 0, 10, { kind: 'write', value: 1 }),
+          op(1, 2, 3, { kind: 'read' }, seen),
+        ]).ok,
+      ).to.equal(true);
+  });
+
+  it('lets an operation without an answer take effect any time after its call, or never', () => {
+    const open = (ret: number) => ({ ...op(0, 0, ret, { kind: 'write', value: 1 }), output: undefined });
+    expect(checkHistory(register, [open(Infinity), op(1, 5, 6, { kind: 'read' }, 1)]).ok).to.equal(true);
+    expect(checkHistory(register, [open(Infinity), op(1, 5, 6, { kind: 'read' }, 0)]).ok).to.equal(true);
+    expect(checkHistory(register, [open(Infinity), op(1, 5, 6, { kind: 'read' }, 2)]).ok).to.equal(false);
+  });
+
+  it('every history of an atomic register is linearizable (property)', () => {
+    fc.assert(
+      fc.property(atomicHistory, (history) => checkHistory(register, history).ok),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a read of a value never written makes it non-linearizable, and the witness keeps that read (property)', () => {
+    fc.assert(
+      fc.property(atomicHistory, fc.integer({ min: 0, max: 200 }), (history, at) => {
+        const bad = [...history, op(9, at, at + 1, { kind: 'read' }, 99)];
+        expect(checkHistory(register, bad).ok).to.equal(false);
+        const witness = minimalWitness(register, bad, (o) => o.input.kind === 'read');
+        expect(checkHistory(register, witness).ok).to.equal(false);
+        expect(witness.some((o) => o.output === 99)).to.equal(true);
+        expect(witness.length).to.be.at.most(bad.length);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the witness of a stale read keeps the two writes and the read, and drops the other read', () => {
+    const history = [
+      op(0, 0, 1, { kind: 'write', value: 1 }),
+      op(1, 0, 1, { kind: 'read' }, 0),
+      op(2, 2, 3, { kind: 'write', value: 2 }),
+      op(1, 4, 5, { kind: 'read' }, 1),
+    ];
+    const witness = minimalWitness(register, history, (o) => o.input.kind === 'read');
+    expect(witness.filter((o) => !o.relaxed).map((o) => o.input.kind)).to.deep.equal([
+      'write',
+      'write',
+      'read',
+    ]);
+    expect(witness.find((o) => o.input.kind === 'read')?.output).to.equal(1);
+  });
+});
+
+describe('explorer: generator, shrinker, model (pure)', () => {
+  it('the same seed draws the same operations; another seed others', () => {
+    const draw = (seed: number) => {
+      const next = sequenceSource(rng(seed), ownedPool(rng(seed)), 40, false);
+      return Array.from({ length: 60 }, (_, i) => next(i));
+    };
+    expect(draw(7)).to.deep.equal(draw(7));
+    expect(draw(7)).to.not.deep.equal(draw(8));
+  });
+
+  it('shrinks to the two operations a failure needs', async () => {
+    const ops: Operation[] = Array.from({ length: 30 }, (_, i) => ({
+      kind: 'GET',
+      id: { slot: i % 5, writing: 'zeros' },
+    }));
+    const needs = (o: Operation, slot: number) => o.kind === 'GET' && o.id.slot === slot;
+    const fails = async (c: readonly Operation[]) => {
+      const a = c.findIndex((o) => needs(o, 1));
+      return a >= 0 && c.slice(a).some((o) => needs(o, 3));
+    };
+    const { ops: minimal } = await shrink(ops, fails, { attempts: 500, deadline: Date.now() + 10_000 });
+    expect(minimal).to.deep.equal([
+      { kind: 'GET', id: { slot: 1, writing: 'plain' } },
+      { kind: 'GET', id: { slot: 3, writing: 'plain' } },
+    ]);
+  });
+
+  it('holds an implementation to its refusal of an id writing: refused by GET, accepted by DELETE', () => {
+    const put: Concrete = {
+      kind: 'PUT',
+      value: '7',
+      written: '7',
+      writing: 'plain',
+      name: { text: 'n', cls: 'plain' },
+      profession: { text: 'p', cls: 'plain' },
+    };
+    const xml = (body: string, status = 200) => ({ status, contentType: 'application/xml', body });
+    let held = step(initial(['7']), put, xml('<result>success</result>')).held;
+    const get = step(
+      held,
+      { kind: 'GET', value: '7', written: '007', writing: 'zeros' },
+      { status: 404, contentType: undefined, body: '' },
+    );
+    expect(get.disagreements).to.deep.equal([]);
+    held = get.held;
+    const del = step(
+      held,
+      { kind: 'DELETE', value: '7', written: '007', writing: 'zeros' },
+      xml('<result>success</result>'),
+    );
+    expect(del.disagreements.map((d) => d.signature.aspect)).to.deep.equal(['status']);
+    expect(del.disagreements[0]?.signature.seen).to.equal('accepted and refused');
+  });
+
+  it('the pools of a fresh instance and of a shared target have the same slots', () => {
+    const fresh = freshPool();
+    const owned = ownedPool(rng(1));
+    expect([owned.core.length, owned.edge.length]).to.deep.equal([fresh.core.length, fresh.edge.length]);
+  });
+});
+
+describe('explorer: against the self-test implementation', function () {
+  this.timeout(120_000);
+  const command = (defect?: string) =>
+    `exec node ${IMPL} --port {port} --data {data}${defect ? ` --defect ${defect}` : ''}`;
+  const run = async (defect: string | undefined, ms: number, seed: number) => {
+    const shared = await startCommandInstance(command(defect));
+    try {
+      return await explore({
+        seed,
+        sequentialMs: ms,
+        concurrentMs: ms,
+        clients: 4,
+        targets: { shared: shared.url, fresh: () => startCommandInstance(command(defect)) },
+      });
+    } finally {
+      await shared.stop();
+    }
+  };
+
+  it('finds nothing wrong with the correct implementation', async () => {
+    const result = await run(undefined, 4000, 11);
+    expect(result.defects.map((d) => d.title)).to.deep.equal([]);
+    expect(result.stats.steps).to.be.greaterThan(50);
+    expect(result.stats.rounds).to.be.greaterThan(2);
+  });
+
+  it('finds, shrinks and names once a defect no rule names (DELETE of N removes N+1000), and its script replays it', async () => {
+    const result = await run('delete-hits-plus-1000', 8000, 1);
+    expect(result.defects.map((d) => d.title)).to.deep.equal(['write: other-record-touched: another user']);
+    const [defect] = result.defects;
+    expect(defect?.exchanges.length).to.be.at.most(6);
+    expect(defect?.confirmed).to.match(/^failed again on a fresh instance/);
+    // The script, run by sh against a fresh instance, gets the answer the report shows at the failing step.
+    const instance = await startCommandInstance(command('delete-hits-plus-1000'));
+    try {
+      const out = execFileSync('sh', ['-c', defect?.script ?? ''], {
+        env: { ...process.env, BASE_URL: instance.url },
+        encoding: 'utf8',
+      });
+      const failing = defect?.exchanges[(defect.failingStep ?? 1) - 1];
+      expect(out.split('# ').at(-1)).to.include(failing?.answer ?? '(none)');
+    } finally {
+      await instance.stop();
+    }
+  });
+
+  it('finds a write lost to a concurrent create of another id, as one lost-update defect with its timeline', async () => {
+    const shared = await startCommandInstance(command('write-lost-racing-create'));
+    try {
+      const result = await explore({
+        seed: 3,
+        sequentialMs: 0,
+        concurrentMs: 10_000,
+        clients: 8,
+        targets: {
+          shared: shared.url,
+          fresh: () => startCommandInstance(command('write-lost-racing-create')),
+        },
+      });
+      expect(result.defects.map((d) => d.title)).to.deep.equal([
+        'write: lost-update: a write answered success was lost',
+      ]);
+      expect(result.defects[0]?.svg).to.match(/^<svg /);
+    } finally {
+      await shared.stop();
+    }
+  });
+});

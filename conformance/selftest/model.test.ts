@@ -1,0 +1,285 @@
+/**
+ * Properties of the executable model (model/): its state transitions say what docs/SPEC.md says, and
+ * its judge accepts the answers the spec allows (the model's own ideal answers) and names a defect by
+ * one signature.
+ */
+import { expect } from 'chai';
+import fc from 'fast-check';
+import {
+  apply,
+  type Expected,
+  initialState,
+  judge,
+  judgeWrite,
+  noChoices,
+  type Observed,
+  type Operation,
+  type ReadBack,
+  type State,
+  sharedState,
+  signatureKey,
+} from '../model/index.ts';
+
+const ids = fc.integer({ min: 1, max: 6 }).map(String);
+const text = fc.string({ minLength: 1, maxLength: 8 });
+const form = fc.record({ id: ids, name: text, profession: text });
+const userOp: fc.Arbitrary<Operation> = fc.oneof(
+  fc.constant<Operation>({ kind: 'list' }),
+  fc.constant<Operation>({ kind: 'head-list' }),
+  fc.constant<Operation>({ kind: 'options' }),
+  ids.map((id): Operation => ({ kind: 'get', id })),
+  form.map((user): Operation => ({ kind: 'put', user })),
+  form.map((user): Operation => ({ kind: 'post', user })),
+  ids.map((id): Operation => ({ kind: 'delete', id })),
+);
+
+function run(ops: Operation[], state: State = initialState()): State {
+  return ops.reduce((s, op) => apply(s, op).state, state);
+}
+
+/** The answer a correct implementation gives, as the model reads answers. */
+function ideal(expected: Expected, status = 200): Observed {
+  const xml = { mediaType: 'application/xml', representation: 'xml' as const };
+  const body = expected.body;
+  switch (body.kind) {
+    case 'result':
+      return { status, ...xml, body: { kind: 'result', word: body.word } };
+    case 'user':
+      return {
+        status,
+        ...xml,
+        body: { kind: 'user', user: { name: 'Ada', profession: 'Analyst', ...body.user } },
+      };
+    case 'no-user':
+      return { status: 404, representation: 'none', body: { kind: 'empty' } };
+    case 'users':
+      return {
+        status,
+        ...xml,
+        body: {
+          kind: 'users',
+          wrapper: 'users',
+          users: body.users.map((u) => ({ name: 'Ada', profession: 'Analyst', ...u })),
+        },
+      };
+    case 'operations':
+      return { status, ...xml, body: { kind: 'operations', text: 'GET, PUT, POST, DELETE' } };
+    default:
+      return { status, ...xml, body: { kind: 'empty' } };
+  }
+}
+
+/** What GET by id of every known id would show on `state`. */
+const readBackOf = (state: State, idsRead: string[]): ReadBack =>
+  Object.fromEntries(
+    idsRead.map((id) => {
+      const user = state.users[id];
+      return [id, user ? { name: 'Ada', profession: 'Analyst', ...user } : null];
+    }),
+  );
+
+describe('the executable model of the spec', () => {
+  it('a fresh service: the first read creates the collection with exactly the default user 1', () => {
+    const { state, expected } = apply(initialState(), { kind: 'list' });
+    expect(Object.keys(state.users)).to.deep.equal(['1']);
+    expect(expected.body).to.deep.include({ kind: 'users', exact: true });
+  });
+
+  it('PUT of a new id, then GET by id, serves that user', () => {
+    fc.assert(
+      fc.property(fc.array(userOp), form, (ops, user) => {
+        const before = run([{ kind: 'list' }, ...ops]);
+        fc.pre(!before.users[user.id]);
+        const put = apply(before, { kind: 'put', user });
+        expect(put.expected.body).to.deep.equal({ kind: 'result', word: 'success' });
+        const get = apply(put.state, { kind: 'get', id: user.id });
+        expect(get.expected.body).to.deep.equal({ kind: 'user', user });
+      }),
+    );
+  });
+
+  it('PUT of an existing id changes nothing and answers failure (A-R3.3)', () => {
+    fc.assert(
+      fc.property(fc.array(userOp), form, (ops, user) => {
+        const before = run([...ops, { kind: 'list' }]);
+        fc.pre(!!before.users[user.id]);
+        const put = apply(before, { kind: 'put', user });
+        expect(put.state).to.deep.equal(before);
+        expect(put.expected.body).to.deep.equal({ kind: 'result', word: 'failure' });
+      }),
+    );
+  });
+
+  it('POST of an unknown id changes nothing; of an existing id it replaces the user whole', () => {
+    fc.assert(
+      fc.property(fc.array(userOp), form, (ops, user) => {
+        const before = run([...ops, { kind: 'list' }]);
+        const post = apply(before, { kind: 'post', user });
+        if (before.users[user.id]) expect(post.state.users[user.id]).to.deep.equal(user);
+        else expect(post.state).to.deep.equal(before);
+      }),
+    );
+  });
+
+  it('DELETE is idempotent in state (SVC-4), and removes only its user (A-R5.1)', () => {
+    fc.assert(
+      fc.property(fc.array(userOp), ids, (ops, id) => {
+        const before = run([...ops, { kind: 'list' }]);
+        const once = apply(before, { kind: 'delete', id }).state;
+        const twice = apply(once, { kind: 'delete', id }).state;
+        expect(twice).to.deep.equal(once);
+        const { [id]: _gone, ...rest } = before.users;
+        expect(once.users).to.deep.equal(rest);
+      }),
+    );
+  });
+
+  it('reads change nothing once the collection exists (SVC-3)', () => {
+    fc.assert(
+      fc.property(fc.array(userOp), ids, (ops, id) => {
+        const before = run([...ops, { kind: 'list' }]);
+        for (const op of [
+          { kind: 'list' },
+          { kind: 'head-list' },
+          { kind: 'options' },
+          { kind: 'get', id },
+        ] as Operation[])
+          expect(apply(before, op).state).to.deep.equal(before);
+      }),
+    );
+  });
+
+  it('the answers a correct implementation gives, and the state it shows, raise no disagreement', () => {
+    fc.assert(
+      fc.property(fc.array(userOp, { maxLength: 30 }), (ops) => {
+        let state = initialState();
+        let choices = noChoices();
+        for (const op of ops) {
+          const { state: next, expected } = apply(state, op);
+          const observed = ideal(expected);
+          const judged = judge(expected, observed, choices);
+          expect(judged.disagreements, JSON.stringify(op)).to.deep.equal([]);
+          choices = judged.choices;
+          const touched = expected.touches;
+          if (touched.length)
+            expect(
+              judgeWrite(
+                state,
+                expected,
+                observed,
+                judged.disagreements,
+                readBackOf(next, [...touched, '1']),
+              ),
+            ).to.deep.equal([]);
+          state = next;
+        }
+      }),
+    );
+  });
+
+  it('PUT and POST swapped: each verb is one signature, whatever the id (does what the other does)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(userOp),
+        form,
+        fc.constantFrom<'put' | 'post'>('put', 'post'),
+        (ops, user, verb) => {
+          const before = run([...ops, { kind: 'list' }]);
+          // The default user's fields are the implementation's: until read, any replacement matches them.
+          fc.pre(before.users[user.id]?.name !== undefined || !before.users[user.id]);
+          const op: Operation = { kind: verb, user };
+          const other = apply(before, { kind: verb === 'put' ? 'post' : 'put', user });
+          const expected = apply(before, op).expected;
+          // The implementation does what the other verb does, and says so.
+          const observed = ideal(other.expected);
+          const answered = judge(expected, observed, noChoices()).disagreements;
+          const found = judgeWrite(
+            before,
+            expected,
+            observed,
+            answered,
+            readBackOf(other.state, [String(user.id)]),
+          );
+          const same =
+            JSON.stringify(other.state.users[user.id]) ===
+            JSON.stringify(apply(before, op).state.users[user.id]);
+          if (same) return;
+          expect(found.map((d) => signatureKey(d.signature))).to.deep.equal([
+            `${verb.toUpperCase()} | state-change | does what ${verb === 'put' ? 'POST' : 'PUT'} does`,
+          ]);
+        },
+      ),
+    );
+  });
+
+  it('a misspelt success word whose change was made is one word defect, the same for every write', () => {
+    const state = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } }).state;
+    const keys = new Set<string>();
+    for (const op of [
+      { kind: 'put', user: { id: 8, name: 'c', profession: 'd' } },
+      { kind: 'post', user: { id: 7, name: 'e', profession: 'f' } },
+      { kind: 'delete', id: 7 },
+    ] as Operation[]) {
+      const { state: next, expected } = apply(state, op);
+      const observed: Observed = { ...ideal(expected), body: { kind: 'result', word: 'succes' } };
+      const answered = judge(expected, observed, noChoices()).disagreements;
+      const found = judgeWrite(
+        state,
+        expected,
+        observed,
+        answered,
+        readBackOf(next, expected.touches.slice()),
+      );
+      expect(found).to.have.length(1);
+      expect(found[0]?.message).to.match(/succes.*the user was (created|replaced|removed)/);
+      keys.add(signatureKey(found[0]!.signature));
+    }
+    expect([...keys]).to.deep.equal(['write | result-word | succes']);
+  });
+
+  it('an update that answers success and changes nothing is reported as such', () => {
+    const state = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } }).state;
+    const { expected } = apply(state, { kind: 'post', user: { id: 7, name: 'new', profession: 'new' } });
+    const observed = ideal(expected);
+    const found = judgeWrite(state, expected, observed, [], { '7': { id: '7', name: 'a', profession: 'b' } });
+    expect(found.map((d) => signatureKey(d.signature))).to.deep.equal([
+      'POST (existing id) | state-change | unchanged',
+    ]);
+  });
+
+  it('a write that changes another user is reported as another record touched', () => {
+    let state = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } }).state;
+    state = apply(state, { kind: 'put', user: { id: 9, name: 'x', profession: 'y' } }).state;
+    const { state: next, expected } = apply(state, { kind: 'delete', id: 9 });
+    const found = judgeWrite(state, expected, ideal(expected), [], { '9': null, '7': null });
+    expect(found.map((d) => signatureKey(d.signature))).to.deep.equal([
+      'write | other-record-touched | another user',
+    ]);
+    expect(next.users['7']).to.not.equal(undefined);
+  });
+
+  it('an open status is held: the failure result answered 200, then 409, is a disagreement', () => {
+    const state = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } }).state;
+    const { expected } = apply(state, { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } });
+    const first = judge(expected, ideal(expected, 200), noChoices());
+    expect(first.disagreements).to.deep.equal([]);
+    expect(first.choices.failureStatus).to.equal(200);
+    const second = judge(expected, ideal(expected, 409), first.choices);
+    expect(second.disagreements.map((d) => d.signature.aspect)).to.deep.equal(['status']);
+  });
+
+  it('JSON where XML is required: one media-type signature, and the words are still judged', () => {
+    const { expected } = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } });
+    const observed: Observed = {
+      status: 200,
+      mediaType: 'application/json',
+      representation: 'json',
+      body: { kind: 'result', word: 'failure' },
+    };
+    const keys = judge(expected, observed, noChoices()).disagreements.map((d) => signatureKey(d.signature));
+    expect(keys).to.deep.equal([
+      'XML answer | media-type | application/json',
+      'PUT (new id) | result-word | failure',
+    ]);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * What a rule can end on besides a plain assertion, each carrying what the report needs:
+ *
+ * - ExchangeFailure: one answer disagreed with the spec; it carries that exchange, so the report shows
+ *   the one that disagreed (not the last one, nor one found by matching the message).
+ * - CouldNotFinish: the rule stopped before it could check what it checks, for want of time or of an
+ *   implementation to ask (no answer within the bound, a body that never ended, the implementation
+ *   exited): reported "could not finish", like "could not set up", never as a failure. OutOfTimeError is
+ *   the rule's own time running out (USR-SIZE-01's creates).
+ */
+import type { Exchange } from './http.ts';
+
+export class ExchangeFailure extends Error {
+  // Reads in a report as any failure does (`Error: …`); what tells it apart is the exchange it carries.
+  override name = 'Error';
+  constructor(
+    message: string,
+    readonly exchange: Exchange | undefined,
+  ) {
+    super(message);
+  }
+}
+
+export class CouldNotFinish extends Error {
+  override name = 'CouldNotFinish';
+}
+
+export class OutOfTimeError extends CouldNotFinish {
+  override name = 'OutOfTimeError';
+}
+
+/** The exchange an error says decided it, if it carries one. */
+export const carriedExchange = (err: unknown): Exchange | undefined =>
+  (err as { exchange?: Exchange } | undefined)?.exchange;

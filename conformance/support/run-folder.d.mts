@@ -1,0 +1,2 @@
+export declare function newRunFolder(cwd: string): string;
+export declare function linkLatest(dir: string): void;
