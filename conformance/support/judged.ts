@@ -314,7 +314,12 @@ async function confirmLost(
   );
 }
 
-/** The user a rule needs, created by PUT, or by POST when PUT does not store it (the other write verb). */
+/**
+ * The user a rule needs, created by PUT, or by POST when PUT does not store it (the other write verb).
+ * When neither stored it, both are tried once more: on a shared target another rule's write may have
+ * undone it between the write and its read-back (a lost update, a DELETE that hits another user), and
+ * those defects are reported by the rules about them, not as this rule's "could not set up".
+ */
 export async function ensureUser(
   api: Api,
   user: { id: number | string; name: string; profession: string },
@@ -322,7 +327,7 @@ export async function ensureUser(
   const id = canonicalId(user.id) ?? String(user.id);
   const wanted = { id, name: user.name, profession: user.profession };
   const steps: Step[] = [];
-  for (const kind of ['put', 'post'] as const) {
+  for (const kind of ['put', 'post', 'put', 'post'] as const) {
     const done = await step(api, { kind, user });
     steps.push(done);
     const back = done.readBack ?? {};
