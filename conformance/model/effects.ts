@@ -219,3 +219,30 @@ export function adopt(state: State, op: Operation, observed: Observed): State {
       : { ...app, workers: { ...app.workers, [id]: { id, removing: false, fields: v } } };
   return { ...state, apps: { ...state.apps, [op.app]: next } };
 }
+
+/**
+ * A restart judged by the users it kept (persistence, a SHOULD): the list read after it against the
+ * model's state before it. Whatever went (data lost, an emptied collection filled again, a user
+ * brought back), it is one defect, `restart | state-change | state not kept`, so that the rules
+ * about restarts report the same one. Nothing is judged when no collection existed before.
+ */
+export function judgeRestart(before: State, listed: readonly SeenUser[]): Disagreement[] {
+  if (!before.collection) return [];
+  const lost = Object.values(before.users).filter((u) => !listed.some((seen) => sameUser(u, seen)));
+  const known = new Set(Object.keys(before.users));
+  const back = before.complete ? listed.filter((u) => !known.has(u.id)) : [];
+  if (!lost.length && !back.length) return [];
+  const parts = [
+    ...(lost.length ? [`no longer holds ${lost.map(showUser).join(', ')}`] : []),
+    ...(back.length ? [`holds ${back.map(showUser).join(', ')} again, which it did not hold before`] : []),
+  ];
+  return [
+    disagreement(
+      'restart',
+      'state-change',
+      'state not kept',
+      `after a restart the service ${parts.join(', and ')}: the collection should survive a restart as it was`,
+      'SHOULD',
+    ),
+  ];
+}

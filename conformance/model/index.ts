@@ -9,11 +9,12 @@
  * - `judge(expected, observed, choices)`: the disagreements, each with a `signature`, and the choices
  *   the implementation made where the spec is open, held for the rest of the run;
  * - `judgeWrite(before, expected, observed, answered, readBack)`: a write judged by its effect too;
- * - `observeUsers` / `adopt`: go on from the state the implementation showed.
+ * - `observeUsers` / `adopt`: go on from the state the implementation showed;
+ * - `judgeRestart(before, listed)`: what a restart did not keep.
  */
 export { apply, type BodyRule, type Expected, type StatusRule } from './answers.ts';
 export { type Choices, noChoices } from './choices.ts';
-export { adopt, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
+export { adopt, judgeRestart, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
 export { judge, sameUser, showUser } from './judge.ts';
 export { type Observed, observe, type RawAnswer, type SeenBody, type SeenUser } from './observe.ts';
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';

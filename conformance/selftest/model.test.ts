@@ -10,6 +10,7 @@ import {
   type Expected,
   initialState,
   judge,
+  judgeRestart,
   judgeWrite,
   noChoices,
   type Observed,
@@ -281,5 +282,26 @@ describe('the executable model of the spec', () => {
       'XML answer | media-type | application/json',
       'PUT (new id) | result-word | failure',
     ]);
+  });
+  it('a restart is judged by what it kept: the same state passes; lost data and users back are one defect', () => {
+    fc.assert(
+      fc.property(fc.array(userOp, { maxLength: 12 }), (ops) => {
+        let state = initialState();
+        for (const op of ops) state = apply(state, op).state;
+        const kept = Object.values(state.users).map((u) => ({
+          id: u.id,
+          name: u.name ?? 'default-name',
+          profession: u.profession ?? 'default-profession',
+        }));
+        expect(judgeRestart(state, kept)).to.deep.equal([]);
+        if (!state.collection) return;
+        const keys = (listed: typeof kept) =>
+          judgeRestart(state, listed).map((d) => signatureKey(d.signature));
+        const lost = kept.length ? [keys(kept.slice(1))] : [];
+        const back = state.complete ? [keys([...kept, { id: '99', name: 'n', profession: 'p' }])] : [];
+        for (const found of [...lost, ...back])
+          expect(found).to.deep.equal(['restart | state-change | state not kept']);
+      }),
+    );
   });
 });

@@ -13,6 +13,7 @@ import {
   disagreement,
   initialState,
   judge,
+  judgeRestart,
   judgeWrite,
   type ModelUser,
   noChoices,
@@ -312,6 +313,21 @@ async function confirmLost(
         )
       : d,
   );
+}
+
+/**
+ * After a restart: the list is read and judged against the state before it (model judgeRestart), and
+ * the rule goes on from the users it shows.
+ */
+export async function restarted(api: Api): Promise<void> {
+  const model = modelOf(api.log);
+  const before = model.state(api.baseUrl);
+  if (!before.collection) return;
+  const reply = await api.get('/UserService/users');
+  const seen = observed(reply);
+  if (reply.status < 200 || reply.status > 299 || seen.body.kind !== 'users') return;
+  model.add(judgeRestart(before, seen.body.users), reply);
+  model.setState(api.baseUrl, adoptList(before, seen.body.users));
 }
 
 /**

@@ -18,7 +18,7 @@ import { ruleById, statusOf } from '../rules.ts';
 import { CouldNotFinish, carriedExchange } from './failures.ts';
 import { exited } from './health.ts';
 import { Api, type Exchange, ExchangeLog } from './http.ts';
-import { corruption, headBody, modelOf, representationOf } from './judged.ts';
+import { corruption, headBody, modelOf, representationOf, restarted } from './judged.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
 
 export { CouldNotFinish, OutOfTimeError } from './failures.ts';
@@ -124,7 +124,9 @@ export function rule(
               await instance.restart();
               const context = await playwrightRequest.newContext();
               cleanups.push(() => context.dispose());
-              return new Api(context, instance.url, log, () => instance.exited());
+              const after = new Api(context, instance.url, log, () => instance.exited());
+              await restarted(after);
+              return after;
             },
           };
         },

@@ -11,8 +11,6 @@ export interface Defect {
   env?: Readonly<Record<string, string>>;
   /** Caught by the `explore` command only (concurrent exploration), not by a rule of the normal run. */
   exploreCommandOnly?: true;
-  /** Where the suite still names this one cause as several defects: how many, and why (issue 32, open). */
-  reportedAs?: { defects: number; why: string };
 }
 export declare const DEFECTS: Readonly<Record<string, Defect>>;
 

@@ -88,12 +88,6 @@ export const DEFECTS = {
   'no-persistence': {
     wrong: 'the collection is lost on restart (a SHOULD: a warning only)',
     caughtBy: ['USR-COL-04'],
-    // Known limit of the grouping (issue 32, open): a restart that loses everything also loses the
-    // emptied collection, so USR-COL-08 meets the default user again, on GET by id and on the list.
-    reportedAs: {
-      defects: 3,
-      why: 'the lost data (USR-COL-04), and the default user back after a restart on GET by id and on the list (USR-COL-08)',
-    },
   },
   'default-user-recreated': {
     wrong: 'a read of an empty collection brings the default user back',
@@ -102,12 +96,6 @@ export const DEFECTS = {
   'empty-not-saved': {
     wrong: 'an emptied collection is not saved, so a restart brings the last user back (a SHOULD)',
     caughtBy: ['USR-COL-08'],
-    // Known limit of the grouping (issue 32, open): the user that comes back is judged on each read path,
-    // GET by id and the list, and the two readings get two signatures.
-    reportedAs: {
-      defects: 2,
-      why: 'the user that comes back is one signature on GET by id and one on the list',
-    },
   },
   'list-paged': { wrong: 'GET list answers the first 100 users only', caughtBy: ['USR-LIST-04'] },
   'put-equal-success': {
@@ -260,7 +248,7 @@ export const COMPOUNDS = {
     behaviours: ['no-persistence', 'default-user-recreated', 'delete-not-atomic'],
     exact: true,
     defects: [
-      'USR-COL-04 | unclassified | after a restart (GET by id): user N is not served',
+      'restart | state-change | state not kept',
       'read of an emptied collection | default-user | the default user comes back',
       'concurrent DELETEs of one id | state-change | more than one success',
     ],
