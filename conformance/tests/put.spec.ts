@@ -5,6 +5,9 @@ import { judgeRace, outcome, step } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectStored, givenUser, newUser, ownId } from '../support/users.ts';
 
+/** USR-PUT-05: bursts of concurrent PUTs of one id. */
+const BURSTS = 5;
+
 test(
   ...rule('USR-PUT-01', async (ctx) => {
     const user = newUser('put');
@@ -47,26 +50,28 @@ test(
   ...rule('USR-PUT-05', async (ctx) => {
     // A user of its own first: its steps judge the answers and learn what this implementation's words mean.
     await givenUser(ctx);
-    const base = newUser('race');
-    ownId(ctx, base.id);
-    const contenders = Array.from({ length: 50 }, (_, i) => ({ ...base, name: `${base.name}-${i}` }));
-    const replies = await Promise.all(contenders.map((u) => ctx.api.put(u)));
-    const outcomes = replies.map((reply) => outcome(ctx.api, reply));
-    const winners = contenders.filter((_, i) => outcomes[i] === 'success');
-    const tally: Record<string, number> = {};
-    for (const o of outcomes) tally[o] = (tally[o] ?? 0) + 1;
-    if (winners.length > 1)
-      await judgeRace(
+    // Several bursts, each on an id of its own: a check-then-act window of a few milliseconds is not
+    // met by every burst, and a race found in one run only is a report an --expect file cannot hold.
+    for (let burst = 1; burst <= BURSTS; burst++) {
+      const base = newUser('race');
+      ownId(ctx, base.id);
+      const contenders = Array.from({ length: 50 }, (_, i) => ({ ...base, name: `${base.name}-${i}` }));
+      const replies = await Promise.all(contenders.map((u) => ctx.api.put(u)));
+      const outcomes = replies.map((reply) => outcome(ctx.api, reply));
+      const winners = contenders.filter((_, i) => outcomes[i] === 'success');
+      const tally: Record<string, number> = {};
+      for (const o of outcomes) tally[o] = (tally[o] ?? 0) + 1;
+      const what = `burst ${burst} of ${BURSTS}: successes among 50 concurrent PUTs of id ${base.id}: ${JSON.stringify(tally)}`;
+      if (winners.length > 1)
+        await judgeRace(ctx.api, { kind: 'put', user: { ...base, name: `${base.name}-alone` } }, what);
+      expect(winners.length, what).toBe(1);
+      expect(tally.failure, `failure results: ${JSON.stringify(tally)}`).toBe(49);
+      await expectStored(
         ctx.api,
-        { kind: 'put', user: { ...base, name: `${base.name}-alone` } },
-        `successes among 50 concurrent PUTs of id ${base.id}: ${JSON.stringify(tally)}`,
+        winners[0] as typeof base,
+        'the stored user is the one whose PUT succeeded',
       );
-    expect(
-      winners.length,
-      `successes among 50 concurrent PUTs of id ${base.id}: ${JSON.stringify(tally)}`,
-    ).toBe(1);
-    expect(tally.failure, `failure results: ${JSON.stringify(tally)}`).toBe(49);
-    await expectStored(ctx.api, winners[0] as typeof base, 'the stored user is the one whose PUT succeeded');
+    }
   }),
 );
 

@@ -7,6 +7,8 @@
 //   node tools/repeat.mjs --runs 20 --fresh-install user-service-conformance-X.tgz --start '...'
 // With --fresh-install, each run first installs the packed suite into a new empty folder (outside any
 // clone) and runs the installed bin from there: every run is the first run after a fresh install.
+// At the end, the defects each run reported (by signature) are tallied: an `--expect` file holds when
+// one set of defects comes back in every run.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -42,6 +44,8 @@ function freshInstall() {
 }
 
 let clean = 0;
+/** Defect set (its signatures, sorted, one per line) → the runs that reported exactly it. */
+const defectSets = new Map();
 for (let run = 1; run <= runs; run++) {
   const dir = path.resolve(reportRoot, `run-${run}`);
   fs.rmSync(dir, { recursive: true, force: true });
@@ -64,15 +68,24 @@ for (let run = 1; run <= runs; run++) {
     console.log(`run ${run}: no summary (exit ${code})\n${output}`);
     continue;
   }
-  const { passed, failed, warnings, skipped } = summary.counts;
+  const { passed, failed, warnings, skipped, notSetUp = 0, notFinished = 0 } = summary.counts;
+  const set = (summary.defects ?? [])
+    .map((d) => `${d.signature.operation} | ${d.signature.aspect} | ${d.signature.seen}`)
+    .sort()
+    .join('\n');
+  defectSets.set(set, [...(defectSets.get(set) ?? []), run]);
   const notes = summary.rules
     .filter((r) => r.status === 'failed' || r.warnings?.length)
     .map((r) => `${r.id}: ${(r.reason ?? r.warnings?.join('; ') ?? '').split('\n')[0]}`);
   const ok = code === 0 && failed === 0 && warnings === 0 && skipped === 0 && !summary.errors.length;
   if (ok) clean++;
   console.log(
-    `run ${run}: exit ${code}, ${passed} passed, ${failed} failed, ${warnings} warnings, ${skipped} skipped (${seconds} s)${notes.length ? `\n  ${notes.join('\n  ')}` : ''}`,
+    `run ${run}: exit ${code}, ${passed} passed, ${failed} failed, ${warnings} warnings, ${skipped} skipped, ${notSetUp} could not set up, ${notFinished} could not finish, ${summary.defects?.length ?? 0} defects (${seconds} s)${notes.length ? `\n  ${notes.join('\n  ')}` : ''}`,
   );
 }
+for (const [set, which] of [...defectSets].sort((a, b) => b[1].length - a[1].length))
+  console.log(
+    `defects in ${which.length} of ${runs} runs (${which.join(', ')}):${set ? `\n  ${set.split('\n').join('\n  ')}` : ' none'}`,
+  );
 console.log(`${clean} of ${runs} runs conformed with no warning and nothing skipped`);
 process.exit(clean === runs ? 0 : 1);

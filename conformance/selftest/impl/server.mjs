@@ -390,10 +390,13 @@ async function save(store, entry) {
   else store.set(entry.id, entry);
   // As the tutorial does: rewrite the whole file per write, with nothing ordering concurrent writers.
   await sleep(5);
-  // whole-file-untorn: one synchronous write, so concurrent writers lose each other's changes but never
-  // leave a torn file; without it, overlapping writes can leave the file unreadable for good.
-  if (has('whole-file-untorn')) fs.writeFileSync(wholeFile(), JSON.stringify([...store.values()]));
-  else await fs.promises.writeFile(wholeFile(), JSON.stringify([...store.values()]));
+  // whole-file-untorn: written aside, then renamed over the file, so concurrent writers lose each
+  // other's changes but no reader ever sees a part of a file; without it, overlapping writes can
+  // leave the file unreadable for good.
+  if (has('whole-file-untorn')) {
+    fs.writeFileSync(`${wholeFile()}.next`, JSON.stringify([...store.values()]));
+    fs.renameSync(`${wholeFile()}.next`, wholeFile());
+  } else await fs.promises.writeFile(wholeFile(), JSON.stringify([...store.values()]));
 }
 
 const wholeFile = () => path.join(opts.data || '.', 'users.json');
