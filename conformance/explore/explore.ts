@@ -24,7 +24,7 @@ import { type Rng, rng } from './prng.ts';
 import { script, timeline } from './render.ts';
 import { replay, runSequence, type SequenceResult, type SetAside, type Where } from './sequence.ts';
 import { shrink } from './shrink.ts';
-import { freshPool, ownedPool, type Pool, valueAt } from './values.ts';
+import { freshPool, ownedPool, type Pool, poolIds, valueAt } from './values.ts';
 
 export interface Instance {
   url: string;
@@ -98,6 +98,13 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   let current = targets.shared;
   /** Pools for clean replays: a fork of its own, so that shrinking draws nothing from the run's generators. */
   const cleanPools = root.fork('clean-pools');
+  /** The bases of the run's owned pools: none is drawn twice (values.ts ownedPool). */
+  const taken = new Set<bigint>();
+  /** Removes what a sequence or a round left on ids it owned on the shared target (not judged). */
+  const removeOwned = async (where: { url: string; pool: Pool }) => {
+    for (const id of poolIds(where.pool))
+      await send(where.url, { method: 'DELETE', path: `/UserService/users/${id}`, headers: {} });
+  };
   const stopInstance = async () => {
     await instance?.stop().catch(() => undefined);
     instance = undefined;
@@ -142,7 +149,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       needFresh = false;
       const where: Where = fresh
         ? { url: current, pool: freshPool(), scope: 'all' }
-        : { url: current, pool: ownedPool(r.fork('pool')), scope: 'owned' };
+        : { url: current, pool: ownedPool(r.fork('pool'), taken), scope: 'owned' };
       const result = await runSequence(
         where,
         sequenceSource(r, where.pool, SEQUENCE_LENGTH, fresh),
@@ -151,6 +158,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       );
       stats.sequences++;
       stats.steps += result.steps.length;
+      if (where.scope === 'owned') await removeOwned(where);
       if (result.unanswered) {
         stats.unanswered++;
         notes.push(
@@ -179,6 +187,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         signature: first.signature,
         foundAfterMs,
         cleanPools,
+        taken,
         freshInstance: targets.fresh ? freshInstance : undefined,
         currentUrl: () => current,
       });
@@ -192,9 +201,10 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       const r = root.fork(`round-${round}`);
       if (targets.fresh && (needFresh || round === 0)) await freshInstance();
       needFresh = false;
-      const pool = ownedPool(r);
+      const pool = ownedPool(r, taken);
       const plan = planRound(r, pool, round, options.clients, ROUND_OPS);
       const history = await runRound(current, pool, plan);
+      await removeOwned({ url: current, pool });
       stats.rounds++;
       stats.roundOps += history.length;
       const ids = ROUND_SLOTS.map((s) => valueAt(pool, s).toString());
@@ -213,7 +223,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       const sequential =
         verdict.failure.signature === CORRUPTED
           ? undefined
-          : await withoutConcurrency(history, current, cleanPools, setAside);
+          : await withoutConcurrency(history, current, cleanPools, taken, setAside);
       if (sequential && !sequential.signature) {
         stats.setAside++;
         continue;
@@ -236,6 +246,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
           signature,
           foundAfterMs,
           cleanPools,
+          taken,
           freshInstance: targets.fresh ? freshInstance : undefined,
           currentUrl: () => current,
         });
@@ -269,12 +280,13 @@ async function withoutConcurrency(
   witness: ReadonlyArray<Recorded>,
   url: string,
   cleanPools: Rng,
+  taken: Set<bigint>,
   setAside: SetAside,
 ): Promise<{ ops: Operation[]; where: Where; signature: Signature | undefined } | undefined> {
   const orders = [[...witness].sort((a, b) => a.call - b.call), [...witness].sort((a, b) => a.ret - b.ret)];
   for (const order of orders) {
     const ops = order.map((o) => o.op);
-    const where: Where = { url, pool: ownedPool(cleanPools), scope: 'owned' };
+    const where: Where = { url, pool: ownedPool(cleanPools, taken), scope: 'owned' };
     const result = await replay(where, ops, setAside);
     const first = result.failedAt === undefined ? undefined : result.steps[result.failedAt]?.disagreements[0];
     if (first) return { ops: result.steps.map((s) => s.op), where, signature: first.signature };
@@ -294,6 +306,7 @@ interface Found {
   signature: Signature;
   foundAfterMs: number;
   cleanPools: Rng;
+  taken: Set<bigint>;
   freshInstance?: () => Promise<Instance | undefined>;
   currentUrl: () => string;
 }
@@ -305,7 +318,7 @@ interface Found {
 async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
   const ownedClean = async (): Promise<Where> => ({
     url: found.currentUrl(),
-    pool: ownedPool(found.cleanPools),
+    pool: ownedPool(found.cleanPools, found.taken),
     scope: 'owned',
   });
   // A failure found on a fresh instance is shrunk on new ids of the current one when it shows there too
@@ -339,10 +352,14 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
     confirmWhere =
       scope === 'all'
         ? { url, pool: freshPool(), scope: 'all' }
-        : { url, pool: ownedPool(found.cleanPools), scope: 'owned' };
+        : { url, pool: ownedPool(found.cleanPools, found.taken), scope: 'owned' };
     confirmedOn = 'on a fresh instance';
   } else {
-    confirmWhere = { url: found.currentUrl(), pool: ownedPool(found.cleanPools), scope: 'owned' };
+    confirmWhere = {
+      url: found.currentUrl(),
+      pool: ownedPool(found.cleanPools, found.taken),
+      scope: 'owned',
+    };
     confirmedOn = 'on the target, with new ids';
   }
   const again = await replay(confirmWhere, shrunk.ops, found.setAside);

@@ -98,9 +98,17 @@ export function freshPool(): Pool {
   };
 }
 
-/** A pool of ids owned by this sequence on a shared target: random 10-digit base, inside 32 bits. */
-export function ownedPool(rng: Rng): Pool {
-  const base = 1_000_000_000n + BigInt(rng.int(1_000_000)) * 1000n;
+/**
+ * A pool of ids owned by this sequence on a shared target: a random 9-digit base, apart from the ids of
+ * the suite's rules (10 digits, support/http.ts randomId) and inside 32 bits. Bases are 10,000 apart,
+ * more than the widest core offset (N+1000), so two pools never share an id; `taken` (one per run) keeps
+ * a run from drawing a base twice: a pool a run reuses would start with users its model does not know.
+ */
+export function ownedPool(rng: Rng, taken: Set<bigint> = new Set()): Pool {
+  let base: bigint;
+  do base = OWNED_FLOOR + BigInt(rng.int(OWNED_BASES)) * OWNED_STRIDE;
+  while (taken.has(base));
+  taken.add(base);
   return {
     core: [base, base + 1n, base + 1000n, base + 7n],
     // As many as freshPool's, slot for slot of the same kind, so that a sequence replays on either.
@@ -110,11 +118,19 @@ export function ownedPool(rng: Rng): Pool {
       base + 2n ** 31n,
       base + 2n ** 32n,
       -(base + 2n ** 31n),
-      base * 2n ** 24n + 1n,
+      2n ** 53n + base,
       2n ** 64n + base,
     ],
   };
 }
+
+const OWNED_FLOOR = 100_000_000n;
+const OWNED_STRIDE = 10_000n;
+/** Bases from 100,000,000 up to 989,990,000: below the rules' ids, which start at 1,000,000,000. */
+const OWNED_BASES = 89_000;
+
+/** Every id of a pool, for removing what a sequence or round left on a shared target. */
+export const poolIds = (pool: Pool): bigint[] => [...pool.core, ...pool.edge];
 
 export const slotCount = (pool: Pool) => pool.core.length + pool.edge.length;
 export const valueAt = (pool: Pool, slot: number): bigint =>

@@ -21,7 +21,7 @@ import { initial, step } from '../explore/model.ts';
 import type { Concrete, Operation } from '../explore/operations.ts';
 import { rng } from '../explore/prng.ts';
 import { shrink } from '../explore/shrink.ts';
-import { freshPool, ownedPool } from '../explore/values.ts';
+import { freshPool, idClass, ownedPool } from '../explore/values.ts';
 import { startCommandInstance } from '../support/target.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -207,6 +207,32 @@ describe('explorer: generator, shrinker, model (pure)', () => {
     const fresh = freshPool();
     const owned = ownedPool(rng(1));
     expect([owned.core.length, owned.edge.length]).to.deep.equal([fresh.core.length, fresh.edge.length]);
+    // A slot is of one class whatever the base: the model holds an implementation to its choice per
+    // class, so a slot that changed class with the base made a false "accepted and refused".
+    const classes = owned.edge.map(idClass);
+    fc.assert(
+      fc.property(fc.integer(), (seed) => {
+        expect(ownedPool(rng(seed)).edge.map(idClass)).to.deep.equal(classes);
+      }),
+    );
+  });
+
+  it("a run's owned pools share no id with each other nor with the rules' ids (a reused id made a false race)", () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: 1, max: 400 }), (seed, count) => {
+        const r = rng(seed);
+        const taken = new Set<bigint>();
+        const seen = new Set<bigint>();
+        for (let i = 0; i < count; i++)
+          for (const id of ownedPool(r, taken).core) {
+            expect(seen.has(id), `id ${id} in two pools`).to.equal(false);
+            seen.add(id);
+            // support/http.ts randomId: 1,000,000,000 and up.
+            expect(id > 0n && id < 1_000_000_000n, `id ${id}`).to.equal(true);
+          }
+      }),
+      { numRuns: 50 },
+    );
   });
 });
 
