@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { Redis } from 'ioredis';
 import { APP_KEYS, REMOVAL_GROUP } from '../server/src/apps/keys.ts';
+import { XML_DECLARATION } from '../server/src/http/xml.ts';
 import { USER_KEYS } from '../server/src/users/keys.ts';
 import { USER_SCRIPTS } from '../server/src/users/scripts.ts';
 
@@ -106,7 +107,6 @@ async function ensureInitialised(): Promise<void> {
 }
 
 // ---- rendering: the exact bytes of the server (declaration, no whitespace, & < > and CR escaped) ----
-const DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 const SUCCESS = '<result>success</result>';
 const FAILURE = '<result>failure</result>';
 const NEEDS_ESCAPE = /[&<>\r]/;
@@ -170,7 +170,8 @@ async function listUsers(req: http.IncomingMessage, res: http.ServerResponse): P
   const ids = Object.keys(all).sort((a, b) => Number(a) - Number(b));
   let children = '';
   for (const id of ids) children += userElement(id, all[id] as string);
-  const body = children === '' ? `${DECLARATION}<users/>` : `${DECLARATION}<users>${children}</users>`;
+  const body =
+    children === '' ? `${XML_DECLARATION}<users/>` : `${XML_DECLARATION}<users>${children}</users>`;
   send(req, res, 200, XML, body);
 }
 
@@ -184,10 +185,10 @@ async function getUser(req: http.IncomingMessage, res: http.ServerResponse, id: 
       res,
       404,
       XML,
-      `${DECLARATION}<error><code>not_found</code><message>${message}</message></error>`,
+      `${XML_DECLARATION}<error><code>not_found</code><message>${message}</message></error>`,
     );
   }
-  send(req, res, 200, XML, DECLARATION + userElement(id, value));
+  send(req, res, 200, XML, XML_DECLARATION + userElement(id, value));
 }
 
 async function writeUser(

@@ -1,3 +1,5 @@
+import { serviceKey } from '../redis/keys.ts';
+
 /**
  * Redis keys of the JSON resources. Every key carries the `{usersvc}` hash tag, so the Lua scripts
  * that touch an app's hashes and the removal stream together stay valid on Redis Cluster.
@@ -9,10 +11,10 @@
  *                                       read by the consumer group `worker-removers`
  */
 export const APP_KEYS = {
-  domains: (appId: string) => `{usersvc}:app:${appId}:domains`,
-  hostnames: (appId: string) => `{usersvc}:app:${appId}:hostnames`,
-  workers: (appId: string) => `{usersvc}:app:${appId}:workers`,
-  removals: '{usersvc}:worker-removals',
+  domains: (appId: string) => serviceKey('app', appId, 'domains'),
+  hostnames: (appId: string) => serviceKey('app', appId, 'hostnames'),
+  workers: (appId: string) => serviceKey('app', appId, 'workers'),
+  removals: serviceKey('worker-removals'),
 };
 
 export const REMOVAL_GROUP = 'worker-removers';

@@ -3,6 +3,7 @@ import { DEFAULTS } from '../defaults.ts';
 import { HttpError } from '../errors.ts';
 import type { RedisConnections } from '../redis/connections.ts';
 import { writeRefusal } from '../redis/errors.ts';
+import { serviceKey } from '../redis/keys.ts';
 
 /**
  * A script that writes nothing but is declared as one that may write (Redis 7 shebang, no `no-writes`
@@ -11,7 +12,7 @@ import { writeRefusal } from '../redis/errors.ts';
  * leaves the data as it was. The key routes it to the master of the service's slot on a Cluster.
  */
 const WRITE_PROBE = '#!lua\nreturn 1';
-const PROBE_KEY = '{usersvc}:readyz';
+const PROBE_KEY = serviceKey('readyz');
 
 /**
  * Longest a probe may take: a stalled Redis fails the check instead of holding /readyz. The pool's wait

@@ -2,6 +2,7 @@ import calculateSlot from 'cluster-key-slot';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Config } from '../config.ts';
 import { DEFAULTS } from '../defaults.ts';
+import { HASH_TAG } from './keys.ts';
 
 export interface RedisAddress {
   host: string;
@@ -19,8 +20,8 @@ export type RedisTarget =
   | { sentinels: RedisAddress[]; name: string; password?: string; sentinelPassword?: string }
   | { cluster: RedisAddress[]; password?: string };
 
-/** Every key carries this hash tag, so all of the service's data lives in this one slot of a Cluster. */
-const SERVICE_SLOT = calculateSlot('{usersvc}');
+/** Every key carries the hash tag, so all of the service's data lives in this one slot of a Cluster. */
+const SERVICE_SLOT = calculateSlot(HASH_TAG);
 
 function parseAddress(text: string): RedisAddress {
   const colon = text.lastIndexOf(':');

@@ -1,3 +1,5 @@
+import { serviceKey } from '../redis/keys.ts';
+
 /**
  * Redis keys of the users (all the Redis commands on them are in store.ts). Keys share the `{usersvc}`
  * hash tag so transactions and scripts stay valid on Redis Cluster:
@@ -15,10 +17,10 @@
  *                            while writes to other users never conflict. Expires after a minute.
  */
 export const USER_KEYS = {
-  users: '{usersvc}:users',
-  ids: '{usersvc}:user-ids',
-  idsComplete: '{usersvc}:user-ids:complete',
-  version: '{usersvc}:users:version',
-  initialised: '{usersvc}:initialised',
-  guard: (id: number) => `{usersvc}:guard:${id}`,
+  users: serviceKey('users'),
+  ids: serviceKey('user-ids'),
+  idsComplete: serviceKey('user-ids', 'complete'),
+  version: serviceKey('users', 'version'),
+  initialised: serviceKey('initialised'),
+  guard: (id: number) => serviceKey('guard', String(id)),
 };

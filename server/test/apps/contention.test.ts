@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { APP_KEYS } from '../../src/apps/keys.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { call, expectJson } from './helpers.ts';
 
@@ -44,7 +45,7 @@ describe('apps: many writers of one domain or worker, two instances on one Redis
     const now = await call(urls[1]!, 'GET', `/apps/busy/domains/${id}`);
     expect(now.body).to.deep.equal(latest.body);
     // Only the hostname that stayed is claimed; every other one was freed again.
-    expect(await client.hgetall('{usersvc}:app:busy:hostnames')).to.deep.equal({ [now.body.hostname]: id });
+    expect(await client.hgetall(APP_KEYS.hostnames('busy'))).to.deep.equal({ [now.body.hostname]: id });
   });
 
   it(`${WRITERS} concurrent PATCHes of one worker: all 200 with distinct updated_at; then concurrent DELETEs: all 202, one job`, async () => {
@@ -63,7 +64,7 @@ describe('apps: many writers of one domain or worker, two instances on one Redis
     const latest = answers.find((answer) => answer.body.updated_at === [...stamps].sort().at(-1))!;
     expect((await call(urls[1]!, 'GET', `/apps/busy/workers/${id}`)).body).to.deep.equal(latest.body);
 
-    const before = await client.xlen('{usersvc}:worker-removals');
+    const before = await client.xlen(APP_KEYS.removals);
     const stops = await Promise.all(
       Array.from({ length: WRITERS }, (_, i) => call(urls[i % 2]!, 'DELETE', `/apps/busy/workers/${id}`)),
     );
@@ -71,6 +72,6 @@ describe('apps: many writers of one domain or worker, two instances on one Redis
       expectJson(stop, 202);
       expect(stop.body).to.deep.equal({});
     }
-    expect(await client.xlen('{usersvc}:worker-removals')).to.equal(before + 1);
+    expect(await client.xlen(APP_KEYS.removals)).to.equal(before + 1);
   });
 });

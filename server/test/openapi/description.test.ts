@@ -1,12 +1,11 @@
 import { validate } from '@readme/openapi-parser';
 import { expect } from 'chai';
+import { XML_DECLARATION } from '../../src/http/xml.ts';
 import { openApiPath } from '../../src/openapi/document.ts';
 import { describeService } from '../../src/service.ts';
 import { call } from '../support/http.ts';
 import { DescriptionMismatch, openApiChecker } from '../support/openapi-check.ts';
 import { suiteService } from '../support/service.ts';
-
-const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 
 describe('openapi: the description (/openapi.json)', () => {
   const svc = suiteService();
@@ -39,7 +38,7 @@ describe('openapi: the description (/openapi.json)', () => {
     const url = 'http://127.0.0.1:1/UserService/users/7';
 
     it('accepts a described answer', () => {
-      const body = `${XML_HEAD}<user><id>7</id><name>a</name><profession>b</profession></user>`;
+      const body = `${XML_DECLARATION}<user><id>7</id><name>a</name><profession>b</profession></user>`;
       expect(() => checker.check('GET', url, 200, headers(xml), body)).not.to.throw();
     });
 
@@ -49,16 +48,22 @@ describe('openapi: the description (/openapi.json)', () => {
         'GET',
         200,
         headers(xml),
-        `${XML_HEAD}<user><id>7</id><name>a</name><profession>b</profession><age>3</age></user>`,
+        `${XML_DECLARATION}<user><id>7</id><name>a</name><profession>b</profession><age>3</age></user>`,
       ],
-      ['a missing element', 'GET', 200, headers(xml), `${XML_HEAD}<user><id>7</id><name>a</name></user>`],
-      ['the wrong root element', 'GET', 200, headers(xml), `${XML_HEAD}<users/>`],
+      [
+        'a missing element',
+        'GET',
+        200,
+        headers(xml),
+        `${XML_DECLARATION}<user><id>7</id><name>a</name></user>`,
+      ],
+      ['the wrong root element', 'GET', 200, headers(xml), `${XML_DECLARATION}<users/>`],
       [
         'a status not described',
         'GET',
         418,
         headers(xml),
-        `${XML_HEAD}<error><code>x</code><message>y</message></error>`,
+        `${XML_DECLARATION}<error><code>x</code><message>y</message></error>`,
       ],
       ['a content type not described', 'GET', 200, headers('text/html'), '<p/>'],
       [
@@ -66,21 +71,21 @@ describe('openapi: the description (/openapi.json)', () => {
         'GET',
         200,
         new Headers({ 'content-type': xml }),
-        `${XML_HEAD}<user><id>7</id><name>a</name><profession>b</profession></user>`,
+        `${XML_DECLARATION}<user><id>7</id><name>a</name><profession>b</profession></user>`,
       ],
       [
         'a 503 without Retry-After',
         'GET',
         503,
         headers(xml),
-        `${XML_HEAD}<error><code>x</code><message>y</message></error>`,
+        `${XML_DECLARATION}<error><code>x</code><message>y</message></error>`,
       ],
       [
         'a write result with an XML declaration',
         'PUT',
         200,
         headers(xml),
-        `${XML_HEAD}<result>success</result>`,
+        `${XML_DECLARATION}<result>success</result>`,
       ],
       [
         'a method not described answered other than 405',
@@ -94,7 +99,7 @@ describe('openapi: the description (/openapi.json)', () => {
         'PATCH',
         405,
         headers(xml, { allow: 'GET' }),
-        `${XML_HEAD}<error><code>x</code><message>y</message></error>`,
+        `${XML_DECLARATION}<error><code>x</code><message>y</message></error>`,
       ],
     ] as const) {
       it(`rejects ${what}`, () => {

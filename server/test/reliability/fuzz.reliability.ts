@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
+import { USER_KEYS } from '../../src/users/keys.ts';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { rawRequest, request } from './support/client.ts';
@@ -81,7 +82,7 @@ interface Tally {
 
 /** Every stored user is a well-formed record: canonical id in range, non-empty XML-safe texts. */
 async function checkStore(redis: Redis): Promise<void> {
-  const all = await redis.hgetall('{usersvc}:users');
+  const all = await redis.hgetall(USER_KEYS.users);
   for (const [id, value] of Object.entries(all)) {
     expect(String(Number(id)), `canonical id ${id}`).to.equal(id);
     expect(Math.abs(Number(id))).to.be.at.most(2_147_483_648);

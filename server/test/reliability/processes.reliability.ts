@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { startLocalRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { USER_KEYS } from '../../src/users/keys.ts';
 import {
   type ChildServer,
   disposeChildServer,
@@ -189,7 +190,7 @@ describe('PROCESSES=2: several server processes on one port', function () {
     const workers = workerPids(server.pid);
     const ids = await putUsers(server, 'external', 7100, 10);
     client = new Redis(external.url);
-    const stored = await client.hmget('{usersvc}:users', ...ids.map((_, i) => String(7100 + i)));
+    const stored = await client.hmget(USER_KEYS.users, ...ids.map((_, i) => String(7100 + i)));
     expect(workers).to.have.length(2);
     expect(redisChildren(server.pid)).to.have.length(0);
     expect(new Set(answeredBy(server, ids).values()).size).to.equal(2);

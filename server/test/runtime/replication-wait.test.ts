@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { USER_KEYS } from '../../src/users/keys.ts';
 import { connectTestRedis } from '../support/dump.ts';
 import { call, sendForm } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -20,10 +21,10 @@ describe('runtime: a change not confirmed by enough replicas is answered 504, ne
     expect(post.status).to.equal(504);
     const redis = await connectTestRedis(svc.redis.url);
     try {
-      expect(await redis.hget('{usersvc}:users', '7')).to.equal('{"name":"m","profession":"q"}');
+      expect(await redis.hget(USER_KEYS.users, '7')).to.equal('{"name":"m","profession":"q"}');
       const removed = await call(`${base}/7`, { method: 'DELETE' });
       expect(removed.status).to.equal(504);
-      expect(await redis.hexists('{usersvc}:users', '7')).to.equal(0);
+      expect(await redis.hexists(USER_KEYS.users, '7')).to.equal(0);
     } finally {
       redis.disconnect();
     }

@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { type Element, xml2js } from 'xml-js';
+import { XML_DECLARATION } from '../../src/http/xml.ts';
 import { describeService } from '../../src/service.ts';
 
 /**
@@ -14,7 +15,6 @@ import { describeService } from '../../src/service.ts';
 // biome-ignore lint/suspicious/noExplicitAny: the description is walked as plain JSON
 type Json = any;
 
-const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 const SCHEMAS_ID = 'usersvc:openapi';
 
 export class DescriptionMismatch extends Error {

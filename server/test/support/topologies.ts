@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { freePort } from '../../../scripts/lib/free-port.ts';
 import type { TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { HASH_TAG } from '../../src/redis/keys.ts';
 
 /**
  * Real Redis topologies for tests, from the machine's `redis-server` on free loopback ports in a
@@ -316,7 +317,7 @@ export async function startClusterTopology(): Promise<Topology> {
       if (!node.proc) continue;
       try {
         return await withClient(node.port, async (r) => {
-          const slot = (await r.call('CLUSTER', 'KEYSLOT', '{usersvc}')) as number;
+          const slot = (await r.call('CLUSTER', 'KEYSLOT', HASH_TAG)) as number;
           const ranges = (await r.call('CLUSTER', 'SLOTS')) as SlotRange[];
           const range = ranges.find(([from, to]) => slot >= from && slot <= to);
           if (!range) throw new Error(`slot ${slot} has no owner`);

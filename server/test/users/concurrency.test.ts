@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { USER_KEYS } from '../../src/users/keys.ts';
 import { connectTestRedis } from '../support/dump.ts';
 import { call, FAILURE, SUCCESS, sendForm } from '../support/http.ts';
 import { suiteService, usersUrl } from '../support/service.ts';
@@ -18,7 +19,7 @@ describe('users: atomicity under concurrency', () => {
       else expect(answer.body).to.equal(SUCCESS);
     }
     const redis = await connectTestRedis(svc.redis.url);
-    expect(await redis.hget('{usersvc}:users', '1')).to.equal('{"name":"Mahesh","profession":"Teacher"}');
+    expect(await redis.hget(USER_KEYS.users, '1')).to.equal('{"name":"Mahesh","profession":"Teacher"}');
     redis.disconnect();
   });
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { USER_KEYS } from '../../src/users/keys.ts';
 import { connectTestRedis } from '../support/dump.ts';
 import { call, FAILURE, SUCCESS, sendForm } from '../support/http.ts';
 import { startTestService, suiteService, type TestService, usersUrl } from '../support/service.ts';
@@ -10,7 +11,7 @@ const WRITERS = 200;
 async function stored(redis: TestRedis, id: number): Promise<string | null> {
   const client = await connectTestRedis(redis.url);
   try {
-    return await client.hget('{usersvc}:users', String(id));
+    return await client.hget(USER_KEYS.users, String(id));
   } finally {
     client.disconnect();
   }

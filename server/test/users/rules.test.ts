@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { xml2js } from 'xml-js';
+import { XML_DECLARATION } from '../../src/http/xml.ts';
+import { USER_KEYS } from '../../src/users/keys.ts';
 import { connectTestRedis } from '../support/dump.ts';
 import { call, FAILURE, SUCCESS, sendForm, userXml } from '../support/http.ts';
 import { suiteService, usersUrl } from '../support/service.ts';
 
-const DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 const XML = 'application/xml; charset=utf-8';
 
 describe('users: the rules of SPEC.md section A', () => {
@@ -16,7 +17,7 @@ describe('users: the rules of SPEC.md section A', () => {
       const res = await call(base());
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.equal(XML);
-      expect(res.body).to.equal(`${DECL}<users>${userXml(1, 'Mahesh', 'Teacher')}</users>`);
+      expect(res.body).to.equal(`${XML_DECLARATION}<users>${userXml(1, 'Mahesh', 'Teacher')}</users>`);
     });
 
     it('lists every user in ascending numeric id order', async () => {
@@ -28,9 +29,9 @@ describe('users: the rules of SPEC.md section A', () => {
 
     it('answers an empty <users/> after every user is deleted, and does not bring the default back', async () => {
       expect((await call(`${base()}/1`, { method: 'DELETE' })).body).to.equal(SUCCESS);
-      expect((await call(base())).body).to.equal(`${DECL}<users/>`);
+      expect((await call(base())).body).to.equal(`${XML_DECLARATION}<users/>`);
       await svc.restart();
-      expect((await call(base())).body).to.equal(`${DECL}<users/>`);
+      expect((await call(base())).body).to.equal(`${XML_DECLARATION}<users/>`);
     });
   });
 
@@ -39,7 +40,7 @@ describe('users: the rules of SPEC.md section A', () => {
       const res = await call(`${base()}/1`);
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.equal(XML);
-      expect(res.body).to.equal(DECL + userXml(1, 'Mahesh', 'Teacher'));
+      expect(res.body).to.equal(XML_DECLARATION + userXml(1, 'Mahesh', 'Teacher'));
     });
 
     it('accepts leading zeros (007 is 7) and the trailing slash', async () => {
@@ -52,7 +53,7 @@ describe('users: the rules of SPEC.md section A', () => {
       const res = await call(`${base()}/424242`);
       expect(res.status).to.equal(404);
       expect(res.body).to.equal(
-        `${DECL}<error><code>not_found</code><message>no user has the id 424242</message></error>`,
+        `${XML_DECLARATION}<error><code>not_found</code><message>no user has the id 424242</message></error>`,
       );
     });
 
@@ -71,14 +72,14 @@ describe('users: the rules of SPEC.md section A', () => {
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.equal(XML);
       expect(res.body).to.equal(SUCCESS);
-      expect((await call(`${base()}/2`)).body).to.equal(DECL + userXml(2, 'naresh', 'clerk'));
+      expect((await call(`${base()}/2`)).body).to.equal(XML_DECLARATION + userXml(2, 'naresh', 'clerk'));
     });
 
     it('changes nothing and answers failure (409) when the id exists', async () => {
       const res = await sendForm(base(), 'PUT', { id: 1, name: 'other', profession: 'other' });
       expect(res.status).to.equal(409);
       expect(res.body).to.equal(FAILURE);
-      expect((await call(`${base()}/1`)).body).to.equal(DECL + userXml(1, 'Mahesh', 'Teacher'));
+      expect((await call(`${base()}/1`)).body).to.equal(XML_DECLARATION + userXml(1, 'Mahesh', 'Teacher'));
     });
 
     it('initialises the collection on a first write too: PUT of id 1 on a fresh service fails', async () => {
@@ -92,7 +93,7 @@ describe('users: the rules of SPEC.md section A', () => {
       );
       expect((await sendForm(base(), 'PUT', { id: '7', name: 'c', profession: 'd' })).body).to.equal(FAILURE);
       const redis = await connectTestRedis(svc.redis.url);
-      expect(await redis.hkeys('{usersvc}:users')).to.have.members(['1', '7']);
+      expect(await redis.hkeys(USER_KEYS.users)).to.have.members(['1', '7']);
       redis.disconnect();
     });
   });
@@ -102,7 +103,7 @@ describe('users: the rules of SPEC.md section A', () => {
       const res = await sendForm(base(), 'POST', { id: 1, name: 'suresh', profession: 'clerk' });
       expect(res.status).to.equal(200);
       expect(res.body).to.equal(SUCCESS);
-      expect((await call(`${base()}/1`)).body).to.equal(DECL + userXml(1, 'suresh', 'clerk'));
+      expect((await call(`${base()}/1`)).body).to.equal(XML_DECLARATION + userXml(1, 'suresh', 'clerk'));
     });
 
     it('changes nothing and answers failure (404) when no user has the id', async () => {
@@ -110,7 +111,9 @@ describe('users: the rules of SPEC.md section A', () => {
       expect(res.status).to.equal(404);
       expect(res.body).to.equal(FAILURE);
       expect((await call(`${base()}/55`)).status).to.equal(404);
-      expect((await call(base())).body).to.equal(`${DECL}<users>${userXml(1, 'Mahesh', 'Teacher')}</users>`);
+      expect((await call(base())).body).to.equal(
+        `${XML_DECLARATION}<users>${userXml(1, 'Mahesh', 'Teacher')}</users>`,
+      );
     });
   });
 
@@ -124,7 +127,9 @@ describe('users: the rules of SPEC.md section A', () => {
       const second = await call(`${base()}/2`, { method: 'DELETE' });
       expect(second.status).to.equal(404);
       expect(second.body).to.equal(FAILURE);
-      expect((await call(base())).body).to.equal(`${DECL}<users>${userXml(1, 'Mahesh', 'Teacher')}</users>`);
+      expect((await call(base())).body).to.equal(
+        `${XML_DECLARATION}<users>${userXml(1, 'Mahesh', 'Teacher')}</users>`,
+      );
     });
   });
 
@@ -166,7 +171,7 @@ describe('users: the rules of SPEC.md section A', () => {
       expect((await sendForm(`${base()}/30`, 'POST', { id: 30, name: 'c', profession: 'd' })).body).to.equal(
         SUCCESS,
       );
-      expect((await call(`${base()}/30`)).body).to.equal(DECL + userXml(30, 'c', 'd'));
+      expect((await call(`${base()}/30`)).body).to.equal(XML_DECLARATION + userXml(30, 'c', 'd'));
       expect((await sendForm(`${base()}/31`, 'POST', { name: 'c', profession: 'd' })).status).to.equal(404);
     });
 
