@@ -1,8 +1,7 @@
 /**
  * The rule catalogue: every check the suite makes, as data, one record per rule with named fields,
  * declared area by area in rules/<area>.ts (the section and the spec file once per area) and gathered
- * here in `RULES`
- * (`Rule`). Stable ids (never reuse or renumber one), an RFC 2119 level, the section of the spec it
+ * here in `RULES` (`Rule`). Stable ids (never reuse or renumber one), an RFC 2119 level, the section of the spec it
  * comes from, the sentence it checks, the anchors of the statements of docs/SPEC.md (in the
  * user-service repository) that it checks, the axes it covers and the spec file whose test checks it.
  *
