@@ -7,6 +7,8 @@
  *   implementation to ask (no answer within the bound, a body that never ended, the implementation
  *   exited): reported "could not finish", like "could not set up", never as a failure. OutOfTimeError is
  *   the rule's own time running out (USR-SIZE-01's creates).
+ * - RuleSkipped: the rule cannot apply to this target (no fresh instance to be had, a fixture the
+ *   implementation refused); the runner cleans up, then skips the test with the reason.
  */
 import type { Exchange } from './http.ts';
 
@@ -27,6 +29,10 @@ export class CouldNotFinish extends Error {
 
 export class OutOfTimeError extends CouldNotFinish {
   override name = 'OutOfTimeError';
+}
+
+export class RuleSkipped extends Error {
+  override name = 'RuleSkipped';
 }
 
 /** The exchange an error says decided it, if it carries one. */

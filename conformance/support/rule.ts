@@ -15,7 +15,7 @@
  */
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
 import { ruleById, statusOf } from '../rules.ts';
-import { CouldNotFinish, carriedExchange } from './failures.ts';
+import { CouldNotFinish, carriedExchange, RuleSkipped } from './failures.ts';
 import { exited } from './health.ts';
 import { Api, type Exchange, ExchangeLog } from './http.ts';
 import { corruption, headBody, modelOf, representationOf, restarted } from './judged.ts';
@@ -62,8 +62,7 @@ export class SetupError extends Error {
 /** A failure message that quotes a 5xx answer (`→ 500 …` or `answered 500 …`). */
 const SERVER_ERROR_MESSAGE = / → 5\d\d |answered 5\d\d/;
 
-const isSkip = (err: unknown) =>
-  (err as { name?: string }).name === 'SkipError' || String(err).includes('Test is skipped');
+const isSkip = (err: unknown) => err instanceof RuleSkipped;
 const firstLine = (err: unknown): string => String((err as Error)?.message ?? err).split('\n')[0] ?? '';
 
 /**
@@ -103,8 +102,7 @@ export function rule(
       };
       const observe = (text: string) => testInfo.annotations.push({ type: 'observation', description: text });
       const skip = (reason: string): never => {
-        test.skip(true, reason);
-        throw new Error('unreachable');
+        throw new RuleSkipped(reason);
       };
       const ctx: RuleContext = {
         api: new Api(request, target.baseUrl, log, exited),
@@ -279,6 +277,7 @@ export function rule(
       if (cleanupError && recordsOnly) observe(cleanupError);
       else if (cleanupError) testInfo.annotations.push({ type: 'cleanup-error', description: cleanupError });
       // A failed cleanup is this rule's own failure, but never hides the body's error.
+      if (thrown?.error instanceof RuleSkipped) test.skip(true, thrown.error.message);
       if (thrown) throw thrown.error;
       if (cleanupError && !recordsOnly) {
         if (cleanupExchange) await attachExchange(cleanupExchange);
