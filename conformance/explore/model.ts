@@ -207,7 +207,8 @@ function stepAll(held: Held, op: Concrete, obs: Observation | undefined): Step {
     return { held: next(applied.state, held.choices), model: expected, expected: words, disagreements: [] };
   const seen = observed(obs);
   const feats = features(op);
-  if (feats.length > 0) {
+  // A body no reader can parse is that defect (the judge names it), not a refusal of the input.
+  if (feats.length > 0 && seen.body.kind !== 'unreadable') {
     const name = feats.join(' + ');
     const before = held.accepts[name];
     const hold = (accepted: boolean): Disagreement[] =>

@@ -39,13 +39,17 @@ export interface SequenceResult {
 export const poolIds = (pool: Pool): string[] =>
   Array.from({ length: slotCount(pool) }, (_, i) => valueAt(pool, i).toString());
 
-/** What GET by id (plain) shows of `ids`, as the model's read-back. */
+/**
+ * What GET by id (plain) shows of `ids`, as the model's read-back. An id whose answer cannot be read
+ * (not well-formed XML) is left out: the read is that defect, not a sign that the user is absent.
+ */
 export async function readBack(where: Where, ids: readonly string[]): Promise<ReadBack> {
   const back: Record<string, SeenUser | null> = {};
   for (const id of ids) {
     const answer = (await send(where.url, { method: 'GET', path: `/UserService/users/${id}`, headers: {} }))
       .observation;
     const seen = answer && observed(answer);
+    if (seen?.body.kind === 'unreadable') continue;
     back[id] = seen && seen.status < 300 && seen.body.kind === 'user' ? seen.body.user : null;
   }
   return back;

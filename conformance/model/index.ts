@@ -15,7 +15,7 @@
 export { apply, type BodyRule, type Expected, type StatusRule } from './answers.ts';
 export { type Choices, noChoices } from './choices.ts';
 export { adopt, judgeRestart, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
-export { judge, sameUser, showUser } from './judge.ts';
+export { judge, sameUser, showUser, unreadableBody } from './judge.ts';
 export { type Observed, observe, type RawAnswer, type SeenBody, type SeenUser } from './observe.ts';
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
 export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';

@@ -206,10 +206,30 @@ function judgeUsers(
     );
 }
 
+/**
+ * An answer the spec's XML reader cannot read (not well-formed, not valid UTF-8): one defect of the
+ * representation, whichever operation or read meets it, and never taken for a state the service is in.
+ */
+export const unreadableBody = (where: string, problem: string): Disagreement =>
+  disagreement(
+    'XML answer',
+    'body-shape',
+    problem.startsWith('not valid UTF-8') ? 'not valid UTF-8' : 'not well-formed',
+    `${where} answered a body the spec's XML reader cannot read: ${problem}`,
+  );
+
 function judgeBody(expected: Expected, observed: Observed, choices: Choices, out: Disagreement[]): Choices {
   const body = expected.body;
   const seen = observed.body;
   const where = expected.situation;
+  if (
+    seen.kind === 'unreadable' &&
+    observed.status < 500 &&
+    (body.kind === 'result' || body.kind === 'users' || body.kind === 'user')
+  ) {
+    out.push(unreadableBody(where, seen.problem));
+    return choices;
+  }
   const noResult = () =>
     observed.status >= 500
       ? `${observed.status} without a result`

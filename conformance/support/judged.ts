@@ -28,6 +28,7 @@ import {
   sharedState,
   showUser,
   signatureKey,
+  unreadableBody,
 } from '../model/index.ts';
 import { type Api, type Exchange, type ExchangeLog, type Reply, show } from './http.ts';
 
@@ -117,13 +118,7 @@ export function observed(reply: Reply): Observed {
 }
 
 /** An XML answer the model cannot read: one defect of the representation, whichever read meets it. */
-export const unreadable = (method: string, problem: string): Disagreement =>
-  disagreement(
-    'XML answer',
-    'body-shape',
-    problem.startsWith('not valid UTF-8') ? 'not valid UTF-8' : 'not well-formed',
-    `${method} answered a body the spec's XML reader cannot read: ${problem}`,
-  );
+export const unreadable = (method: string, problem: string): Disagreement => unreadableBody(method, problem);
 
 const usersIn = (o: Observed): SeenUser[] =>
   o.body.kind === 'users' ? o.body.users : o.body.kind === 'user' ? [o.body.user] : [];
