@@ -24,7 +24,7 @@ import { RULES, ruleById, statusOf } from '../rules.ts';
 import { freePort, waitUntilAnswering } from '../support/target.ts';
 import { parseXml } from '../support/xml.ts';
 import { coverage } from '../tools/coverage.ts';
-import { COMPOUNDS, DEFECTS, type Defect } from './impl/defects.mjs';
+import { COMPOUNDS, DEFECTS, type Defect, OUTSIDERS } from './impl/defects.mjs';
 import { suiteEnv } from './suite-env.ts';
 import { validateSummary } from './summary-schema.ts';
 
@@ -401,6 +401,27 @@ describe('conformance suite self-test', () => {
       caught.push(
         `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
       );
+    });
+  }
+
+  // --- Implementations written elsewhere (impl/python/): the whole suite, default settings, as for the
+  // compounds; then the same implementation without its defects conforms.
+  for (const [name, outsider] of Object.entries(OUTSIDERS)) {
+    const start = (extra = '') =>
+      `exec python3 ${path.join(here, 'impl', outsider.file)} --port {port} --data {data}${extra}`;
+    it(`${name}, written elsewhere (${outsider.wrong}): exactly its ${outsider.defects.length} defects, 0 could not set up`, async () => {
+      const run = await runSuite({ CONFORMANCE_START_COMMAND: start() });
+      const listed = run.summary.defects.map((d) => signatureKey(d.signature));
+      expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal([...outsider.defects].sort());
+      expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
+      caught.push(
+        `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
+      );
+    });
+    it(`${name} without its defects conforms`, async () => {
+      const run = await runSuite({ CONFORMANCE_START_COMMAND: start(' --no-defects') });
+      expect(run.summary.verdict, run.output).to.equal('conforms');
+      expect(run.summary.counts.failed + run.summary.counts.warnings).to.equal(0);
     });
   }
 

@@ -29,3 +29,11 @@ export interface Compound {
   args?: readonly string[];
 }
 export declare const COMPOUNDS: Readonly<Record<string, Compound>>;
+
+/** An implementation written elsewhere (impl/python/): its file under impl/, and the defects the report must list. */
+export interface Outsider {
+  file: string;
+  wrong: string;
+  defects: readonly string[];
+}
+export declare const OUTSIDERS: Readonly<Record<string, Outsider>>;

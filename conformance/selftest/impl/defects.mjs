@@ -254,3 +254,33 @@ export const COMPOUNDS = {
     ],
   },
 };
+
+/**
+ * Implementations written elsewhere: in Python, from docs/SPEC.md alone, by someone who did not read the
+ * suite (impl/python/README.md), three defects each. The report must list exactly `defects`; with
+ * `--no-defects` the implementation conforms.
+ */
+export const OUTSIDERS = {
+  'python-lost-updates': {
+    file: 'python/lost-updates.py',
+    wrong:
+      'DELETE of an unknown id answers success; names written into XML unescaped; a threaded server that rewrites its whole data file per write with no lock',
+    defects: [
+      'DELETE (unknown id) | result-word | success',
+      'XML answer | body-shape | not well-formed',
+      'write | lost-update | a write answered success was lost',
+      // The same missing lock, met by creates of one id: a check and a change that interleave.
+      'concurrent PUTs of one id | state-change | more than one success',
+    ],
+  },
+  'python-text-plain': {
+    file: 'python/text-plain.py',
+    wrong:
+      'POST of an unknown id creates the user; XML answers labelled text/plain; HEAD of the list sends the body',
+    defects: [
+      'POST | state-change | does what PUT does',
+      'XML answer | media-type | text/plain',
+      'HEAD list | body-shape | a body after the headers',
+    ],
+  },
+};
