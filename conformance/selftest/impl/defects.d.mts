@@ -21,10 +21,11 @@ export interface Compound {
   behaviours: readonly string[];
   /** The defects, by signature (`operation | aspect | seen`, model/signature.ts signatureKey). */
   defects: readonly string[];
-  /** Exactly these defects; false: at least these (the extras it still gets are said in its comment). */
-  exact: boolean;
-  /** Its state breaks for good during the run: rules starting after that may be "could not set up". */
-  brokenForGood?: true;
+  /**
+   * Its state breaks for good at a moment of its own during the run: rules starting after that may be
+   * "could not set up", and `racesBeforeBreaking` are the defects it shows or not by when it breaks.
+   */
+  brokenForGood?: { racesBeforeBreaking: readonly string[] };
   /** Options of the suite for the run (beyond the defaults). */
   args?: readonly string[];
 }
