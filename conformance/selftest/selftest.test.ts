@@ -410,7 +410,10 @@ describe('conformance suite self-test', () => {
     const start = (extra = '') =>
       `exec python3 ${path.join(here, 'impl', outsider.file)} --port {port} --data {data}${extra}`;
     it(`${name}, written elsewhere (${outsider.wrong}): exactly its ${outsider.defects.length} defects, 0 could not set up`, async () => {
-      const run = await runSuite({ CONFORMANCE_START_COMMAND: start() });
+      // As for the compounds, the hand-written rules' defects: the explorer draws its sequences anew in
+      // every run, and past a defect set aside it may name a consequence of it the model reads otherwise
+      // (here, once, the user a POST of an unknown id created, read as the default user back).
+      const run = await runSuite({ CONFORMANCE_START_COMMAND: start() }, ['--grep-invert', 'EXP-']);
       const listed = run.summary.defects.map((d) => signatureKey(d.signature));
       expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal([...outsider.defects].sort());
       expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
