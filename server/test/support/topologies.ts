@@ -257,7 +257,8 @@ export async function startSentinelTopology(): Promise<Topology> {
       node.args.push('--replicaof', '127.0.0.1', String(master));
       await launch(node, logOf(node));
     },
-    async waitUntilReplicated(timeoutMs = 30_000) {
+    // 60 s: on a loaded machine a fresh cluster once took over 30 s to agree (a CI run beside a suite).
+    async waitUntilReplicated(timeoutMs = 60_000) {
       await waitUntil(
         'the replica to be attached and in sync',
         async () => {
@@ -353,7 +354,8 @@ export async function startClusterTopology(): Promise<Topology> {
       return port;
     },
     restart: (node) => launch(node, logOf(node)),
-    async waitUntilReplicated(timeoutMs = 30_000) {
+    // 60 s: on a loaded machine a fresh cluster once took over 30 s to agree (a CI run beside a suite).
+    async waitUntilReplicated(timeoutMs = 60_000) {
       await waitUntil(
         'every node to see the cluster ok and every master its replica in sync',
         async () => {
