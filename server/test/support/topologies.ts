@@ -274,7 +274,13 @@ export async function startSentinelTopology(): Promise<Topology> {
     },
     stop: stopAll,
   };
-  await topology.waitUntilReplicated();
+  try {
+    await topology.waitUntilReplicated();
+  } catch (err) {
+    // A topology that never agreed is stopped here: no test holds it yet to stop it.
+    await stopAll();
+    throw err;
+  }
   return topology;
 }
 
@@ -379,7 +385,13 @@ export async function startClusterTopology(): Promise<Topology> {
     },
     stop: stopAll,
   };
-  await topology.waitUntilReplicated();
+  try {
+    await topology.waitUntilReplicated();
+  } catch (err) {
+    // A topology that never agreed is stopped here: no test holds it yet to stop it.
+    await stopAll();
+    throw err;
+  }
   return topology;
 }
 
