@@ -135,6 +135,31 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     log(`defect ${d.id}: ${d.title} (seed ${d.seed})`);
   };
 
+  /** Shrinks a failing sequence, confirms it, and reports it (or counts it set aside). */
+  const shrinkAndReport = async (
+    ops: Operation[],
+    where: Where,
+    signature: Signature,
+    foundAfterMs: number,
+    phaseStart: number,
+  ) => {
+    const defect = await shrinkAndConfirm({
+      id: `E${defects.length + 1}`,
+      setAside: new Set(setAside),
+      seed: options.seed,
+      ops,
+      where,
+      signature,
+      foundAfterMs,
+      cleanPools,
+      taken,
+      freshInstance: targets.fresh ? freshInstance : undefined,
+      currentUrl: () => current,
+    });
+    if (defect) report(defect, phaseStart + foundAfterMs);
+    else stats.setAside++;
+  };
+
   try {
     // --- sequential
     const seqStart = now();
@@ -178,21 +203,13 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         continue;
       }
       log(`sequence ${i}: ${titleOf(first.signature)}; shrinking ${result.steps.length} steps`);
-      const defect = await shrinkAndConfirm({
-        id: `E${defects.length + 1}`,
-        setAside: new Set(setAside),
-        seed: options.seed,
-        ops: result.steps.map((s) => s.op),
+      await shrinkAndReport(
+        result.steps.map((s) => s.op),
         where,
-        signature: first.signature,
+        first.signature,
         foundAfterMs,
-        cleanPools,
-        taken,
-        freshInstance: targets.fresh ? freshInstance : undefined,
-        currentUrl: () => current,
-      });
-      if (defect) report(defect, seqStart + foundAfterMs);
-      else stats.setAside++;
+        seqStart,
+      );
     }
     // --- concurrent
     const conStart = now();
@@ -237,21 +254,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         log(
           `round ${round}: ${titleOf(signature)} also without concurrency; shrinking ${sequential.ops.length} steps`,
         );
-        const defect = await shrinkAndConfirm({
-          id: `E${defects.length + 1}`,
-          setAside: new Set(setAside),
-          seed: options.seed,
-          ops: sequential.ops,
-          where: sequential.where,
-          signature,
-          foundAfterMs,
-          cleanPools,
-          taken,
-          freshInstance: targets.fresh ? freshInstance : undefined,
-          currentUrl: () => current,
-        });
-        if (defect) report(defect, conStart + foundAfterMs);
-        else stats.setAside++;
+        await shrinkAndReport(sequential.ops, sequential.where, signature, foundAfterMs, conStart);
       } else
         report(
           concurrentDefect(

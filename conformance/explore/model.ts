@@ -224,6 +224,16 @@ function stepAll(held: Held, op: Concrete, obs: Observation | undefined): Step {
             ),
           ];
     const accepts = (accepted: boolean) => ({ ...held.accepts, [name]: accepted });
+    /** The input accepted: held as such, and the answer judged. */
+    const accepted = (): Step => {
+      const judged = judgeIn(held.choices, expected, seen);
+      return {
+        held: next(applied.state, judged.choices, accepts(true)),
+        model: expected,
+        expected: words,
+        disagreements: [...hold(true), ...judged.disagreements],
+      };
+    };
     const word = seen.body.kind === 'result' ? seen.body.word : undefined;
     const wanted = expected.body.kind === 'result' ? expected.body.word : undefined;
     if (op.kind === 'GET') {
@@ -244,13 +254,7 @@ function stepAll(held: Held, op: Concrete, obs: Observation | undefined): Step {
           expected: words,
           disagreements: hold(false),
         };
-      const judged = judgeIn(held.choices, expected, seen);
-      return {
-        held: next(applied.state, judged.choices, accepts(true)),
-        model: expected,
-        expected: words,
-        disagreements: [...hold(true), ...judged.disagreements],
-      };
+      return accepted();
     }
     if (op.kind !== 'PUT' && op.kind !== 'POST' && op.kind !== 'DELETE') throw new Error('unreachable');
     const refused =
@@ -265,13 +269,7 @@ function stepAll(held: Held, op: Concrete, obs: Observation | undefined): Step {
         disagreements: hold(false),
       };
     if (word === 'success' && wanted === 'success') {
-      const judged = judgeIn(held.choices, expected, seen);
-      return {
-        held: next(applied.state, judged.choices, accepts(true)),
-        model: expected,
-        expected: words,
-        disagreements: [...hold(true), ...judged.disagreements],
-      };
+      return accepted();
     }
   }
   const judged = judgeIn(held.choices, expected, seen);
