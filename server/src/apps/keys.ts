@@ -1,4 +1,4 @@
-import { serviceKey } from '../redis/keys.ts';
+import { HASH_TAG, serviceKey } from '../redis/keys.ts';
 
 /**
  * Redis keys of the JSON resources. Every key carries the `{usersvc}` hash tag, so the Lua scripts
@@ -11,9 +11,10 @@ import { serviceKey } from '../redis/keys.ts';
  *                                       read by the consumer group `worker-removers`
  */
 export const APP_KEYS = {
-  domains: (appId: string) => serviceKey('app', appId, 'domains'),
-  hostnames: (appId: string) => serviceKey('app', appId, 'hostnames'),
-  workers: (appId: string) => serviceKey('app', appId, 'workers'),
+  // Built on every request of an app: templates, not serviceKey's array.
+  domains: (appId: string) => `${HASH_TAG}:app:${appId}:domains`,
+  hostnames: (appId: string) => `${HASH_TAG}:app:${appId}:hostnames`,
+  workers: (appId: string) => `${HASH_TAG}:app:${appId}:workers`,
   removals: serviceKey('worker-removals'),
 };
 

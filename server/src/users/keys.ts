@@ -1,4 +1,4 @@
-import { serviceKey } from '../redis/keys.ts';
+import { HASH_TAG, serviceKey } from '../redis/keys.ts';
 
 /**
  * Redis keys of the users (all the Redis commands on them are in store.ts). Keys share the `{usersvc}`
@@ -22,5 +22,6 @@ export const USER_KEYS = {
   idsComplete: serviceKey('user-ids', 'complete'),
   version: serviceKey('users', 'version'),
   initialised: serviceKey('initialised'),
-  guard: (id: number) => serviceKey('guard', String(id)),
+  // Built on every update and delete: a template, not serviceKey's array.
+  guard: (id: number) => `${HASH_TAG}:guard:${id}`,
 };
