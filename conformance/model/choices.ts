@@ -11,12 +11,9 @@ export interface Choices {
   unknownGetStatus?: number;
   /** RES-USER-5: the element wrapping the list. */
   listWrapper?: string;
-  /** RES-USER-6, id range: the smallest id (absolute value, decimal) refused, and the largest accepted. */
-  idRefusedFrom?: string;
-  idAcceptedUpTo?: string;
-  /** RES-USER-6: the shortest text length refused, and the longest accepted (code points). */
-  textRefusedFrom?: number;
-  textAcceptedUpTo?: number;
+  // The id range and the longest text (A-PATH-1, A-R11, RES-USER-6) are held per class of input where
+  // inputs are drawn along those axes: explore/model.ts `Held.accepts` (a class accepted once and refused
+  // later, or the other way round, is a disagreement).
 }
 
 export type StatusChoice = 'successStatus' | 'failureStatus' | 'unknownGetStatus';

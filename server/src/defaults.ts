@@ -7,6 +7,8 @@ export const DEFAULTS = {
   // HTTP (app.ts, http/body.ts, http/stream.ts)
   /** A request body larger than this is answered 413 and the connection closed. */
   bodyLimitBytes: 64 * 1024,
+  /** The longest name or profession, in characters (code points): longer is 400 `invalid_field`. */
+  userTextMaxChars: 256,
   /** The request line and headers must arrive within this (408 otherwise). */
   headersTimeoutMs: 10_000,
   /** The whole request must arrive within this (408 otherwise). */

@@ -59,7 +59,7 @@ export const ERRORS = {
     status: 400,
     message: 'a field is not valid',
     in: XML_ONLY,
-    when: 'name or profession blank, over 256 characters, or with characters XML 1.0 cannot carry',
+    when: `name or profession blank, over ${DEFAULTS.userTextMaxChars} characters, or with characters XML 1.0 cannot carry`,
   },
   id_mismatch: {
     status: 400,

@@ -2,7 +2,7 @@ import { maxHeaderSize } from 'node:http';
 import { HOSTNAME_MAX } from '../apps/domains/model.ts';
 import { COMMAND_MAX, DEFAULT_WORKER_SIZE, WORKER_SIZES } from '../apps/workers/model.ts';
 import { DEFAULTS, kib } from '../defaults.ts';
-import { ERRORS, type ErrorCode, type Representation } from '../errors.ts';
+import { ERRORS, type ErrorCode, type ErrorEntry, type Representation } from '../errors.ts';
 import type { DescribedRoute, Method } from '../http/groups.ts';
 import { USER_ID_MAX, USER_ID_MIN, USER_TEXT_MAX } from '../users/model.ts';
 import { answer, JSON_TYPE, type Json, ref, XML } from './describe.ts';
@@ -218,14 +218,21 @@ type Format = Representation;
 const errorContent = (format: Format) =>
   format === 'xml' ? { [XML]: { schema: ref('XmlError') } } : { [JSON_TYPE]: { schema: ref('JsonError') } };
 
-/** An error answer: the catalogue gives its status, the route (or the lists below) what it means. */
+/** The headers of the catalogue that this description documents (Connection: close is not an API header). */
+const DOCUMENTED_HEADERS: Readonly<Record<string, string>> = {
+  'WWW-Authenticate': 'WwwAuthenticate',
+  'Retry-After': 'RetryAfter',
+};
+
+/** An error answer: the catalogue gives its status and headers, the route (or the lists below) what it means. */
 function errorAnswer(code: ErrorCode, description: string, format: Format): [string, Json] {
-  const headers: Json =
-    ({
-      unauthorized: { 'WWW-Authenticate': ref('WwwAuthenticate', 'headers') },
-      service_unavailable: { 'Retry-After': ref('RetryAfter', 'headers') },
-    }[code as string] as Json | undefined) ?? {};
-  return [String(ERRORS[code].status), answer(description, errorContent(format), headers)];
+  const entry: ErrorEntry = ERRORS[code];
+  const headers: Json = {};
+  for (const name of Object.keys(entry.headers ?? {})) {
+    const component = DOCUMENTED_HEADERS[name];
+    if (component) headers[name] = ref(component, 'headers');
+  }
+  return [String(entry.status), answer(description, errorContent(format), headers)];
 }
 
 /** Errors any request can get: Node's parser refusing it, a token missing (not on open routes), Redis away, a bug. */

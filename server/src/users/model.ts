@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.ts';
 import { BadRequestError } from '../errors.ts';
 import { pickFormFields } from '../http/form.ts';
 import { isXmlText } from '../http/xml.ts';
@@ -15,7 +16,7 @@ export const DEFAULT_USER: User = { id: 1, name: 'Mahesh', profession: 'Teacher'
 export const USER_ID_MIN = -2_147_483_648;
 export const USER_ID_MAX = 2_147_483_647;
 /** Limit for name and profession, in characters (code points). */
-export const USER_TEXT_MAX = 256;
+export const USER_TEXT_MAX = DEFAULTS.userTextMaxChars;
 
 const USER_FIELDS = ['id', 'name', 'profession'] as const;
 
