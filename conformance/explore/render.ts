@@ -41,7 +41,8 @@ export function script(
   if (d.phase === 'sequential')
     return `${[...head, ...d.exchanges.map((e) => `echo '# ${e.n}'; ${curlOf(e, base)}; echo`)].join('\n')}\n`;
   const lanes = new Map<number, ShownExchange[]>();
-  for (const e of d.exchanges.filter((e) => !e.after))
+  // The writes before the round are sent once, before the clients start: not again in a lane.
+  for (const e of d.exchanges.filter((e) => !e.after && !e.before))
     lanes.set(e.client ?? 0, [...(lanes.get(e.client ?? 0) ?? []), e]);
   const out = [
     ...head,

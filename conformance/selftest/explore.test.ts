@@ -20,6 +20,7 @@ import {
 import { initial, step } from '../explore/model.ts';
 import type { Concrete, Operation } from '../explore/operations.ts';
 import { rng } from '../explore/prng.ts';
+import { script } from '../explore/render.ts';
 import { shrink } from '../explore/shrink.ts';
 import { freshPool, idClass, ownedPool } from '../explore/values.ts';
 import { startCommandInstance } from '../support/target.ts';
@@ -146,6 +147,47 @@ describe('explorer: linearizability checker (pure)', () => {
       'read',
     ]);
     expect(witness.find((o) => o.input.kind === 'read')?.output).to.equal(1);
+  });
+});
+
+describe('explorer: curl script of a concurrent defect (pure)', () => {
+  it('sends a write before the round once, before the clients, and the reads after them', () => {
+    const put = (n: number, extra: object) => ({
+      n,
+      method: 'PUT',
+      url: 'http://h/UserService/users',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `id=5&name=n${n}&profession=p`,
+      status: 200,
+      call: n,
+      ret: n + 1,
+      ...extra,
+    });
+    const get = {
+      n: 4,
+      method: 'GET',
+      url: 'http://h/UserService/users/5',
+      headers: {},
+      call: 9,
+      ret: 10,
+      after: true,
+    };
+    const shell = script(
+      {
+        id: 'E1',
+        title: 't',
+        seed: 1,
+        phase: 'concurrent',
+        exchanges: [put(1, { before: true, client: 8 }), put(2, { client: 0 }), put(3, { client: 1 }), get],
+      },
+      'http://h',
+      'any instance',
+    );
+    const lines = shell.split('\n');
+    expect(lines.filter((l) => l.includes('name=n1'))).to.have.length(1);
+    expect(lines.findIndex((l) => l.includes('name=n1'))).to.be.lessThan(lines.indexOf('wait'));
+    expect(lines.filter((l) => l.includes('> client-'))).to.have.length(2);
+    expect(lines.findIndex((l) => l.includes('/users/5'))).to.be.greaterThan(lines.indexOf('wait'));
   });
 });
 
