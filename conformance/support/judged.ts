@@ -537,6 +537,21 @@ export async function judgeBulk(
 }
 
 /**
+ * The model takes the user `id` as the implementation serves it (or its absence) after writes it did not
+ * judge, such as a race: later steps are judged from there. Returns the read.
+ */
+export async function observeUser(api: Api, id: number | string): Promise<Reply> {
+  const model = modelOf(api.log);
+  const key = canonicalId(id) ?? '';
+  const reply = await api.get(`/UserService/users/${key}`);
+  const seen = observed(reply);
+  const user =
+    reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user' ? seen.body.user : null;
+  model.setState(api.baseUrl, observeUsers(model.state(api.baseUrl), { [key]: user }));
+  return reply;
+}
+
+/**
  * After a race of writes on one id whose answers the spec does not allow (more than one success): the
  * same write is sent once more, alone. When that disagrees too, the defect is the write's, named by
  * that step; else it shows under concurrency only, and is named as a race.
@@ -547,12 +562,7 @@ export async function judgeRace(
   what: string,
 ): Promise<void> {
   const model = modelOf(api.log);
-  const id = canonicalId(op.kind === 'put' ? op.user.id : op.id) ?? '';
-  const reply = await api.get(`/UserService/users/${id}`);
-  const seen = observed(reply);
-  const user =
-    reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user' ? seen.body.user : null;
-  model.setState(api.baseUrl, observeUsers(model.state(api.baseUrl), { [id]: user }));
+  const reply = await observeUser(api, op.kind === 'put' ? op.user.id : op.id);
   const alone = await step(api, op);
   if (alone.found.length) return;
   model.add(
