@@ -15,8 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { freePort } from '../scripts/lib/free-port.ts';
-import { range, storeUsers } from '../scripts/lib/seed-users.ts';
+import { freePort } from '../testing/free-port.ts';
+import { range, storeUsers } from '../testing/seed-users.ts';
 import { fmt } from './format.ts';
 import {
   CONNECTIONS,

@@ -7,8 +7,8 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../scripts/lib/free-port.ts';
-import { redisServerArgs } from '../scripts/lib/test-redis.ts';
+import { freePort } from '../testing/free-port.ts';
+import { redisServerArgs } from '../testing/redis.ts';
 
 const children = new Set<ChildProcess>();
 

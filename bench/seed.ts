@@ -1,7 +1,7 @@
 /** The data the bench scenarios and sanity probes start from, stored in the server's own keys and forms. */
 import type { Redis } from 'ioredis';
-import { range, storeUsers } from '../scripts/lib/seed-users.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../server/src/apps/keys.ts';
+import { range, storeUsers } from '../testing/seed-users.ts';
 
 /** The app whose domains and workers the bench uses. */
 export const BENCH_APP = 'bench-app';

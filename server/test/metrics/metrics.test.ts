@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';
-import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { loadConfig } from '../../src/config.ts';
 import { describeService } from '../../src/service.ts';
 import { type ChildServer, startChildServer } from '../reliability/support/child-server.ts';

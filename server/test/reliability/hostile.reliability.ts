@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { isXmlText } from '../../src/http/xml.ts';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { type ChildServer, disposeChildServer, startChildServer } from './support/child-server.ts';

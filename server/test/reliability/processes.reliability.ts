@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { startLocalRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { USER_KEYS } from '../../src/users/keys.ts';
 import {
   type ChildServer,

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { freePort } from '../../../scripts/lib/free-port.ts';
-import { startLocalRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { freePort } from '../../../testing/free-port.ts';
+import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { dumpRedis } from '../support/dump.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import {

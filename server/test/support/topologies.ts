@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { freePort } from '../../../scripts/lib/free-port.ts';
-import type { TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { freePort } from '../../../testing/free-port.ts';
+import type { TestRedis } from '../../../testing/redis.ts';
 import { HASH_TAG } from '../../src/redis/keys.ts';
 
 /**

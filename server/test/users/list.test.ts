@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import { range, seededUser, storeUsers } from '../../../scripts/lib/seed-users.ts';
+import { range, seededUser, storeUsers } from '../../../testing/seed-users.ts';
 import { USER_KEYS } from '../../src/users/keys.ts';
 import { renderUserList } from '../../src/users/render.ts';
 import { connectTestRedis } from '../support/dump.ts';

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { startLocalRedis } from '../../../../scripts/lib/test-redis.ts';
+import { startLocalRedis } from '../../../../testing/redis.ts';
 import { disposeChildServer, sleep, startChildServer } from './child-server.ts';
 import { createAgent, FORM, form, request } from './client.ts';
 import { tally } from './history.ts';

@@ -7,7 +7,7 @@ import { freePort } from './free-port.ts';
 
 /**
  * A real Redis for tests: in a container (testcontainers) or a local `redis-server` on a free loopback
- * port, as TEST_REDIS says (auto | container | local, see test-redis-path.ts). Never the shared instance on
+ * port, as TEST_REDIS says (auto | container | local, see redis-path.ts). Never the shared instance on
  * 6379, never a fake.
  */
 export interface TestRedis {
@@ -41,10 +41,10 @@ export interface TestRedisOptions {
 
 /** A Redis on the path TEST_REDIS chose for this process (the choice is printed once). */
 export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
-  const { chooseRedisPath } = await import('./test-redis-path.ts');
+  const { chooseRedisPath } = await import('./redis-path.ts');
   const chosen = await chooseRedisPath();
   if (chosen.kind === 'local') return startLocalRedis(options);
-  const { startContainerRedis } = await import('./test-redis-container.ts');
+  const { startContainerRedis } = await import('./redis-container.ts');
   return startContainerRedis(chosen.client, chosen.image, options);
 }
 

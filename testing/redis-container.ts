@@ -13,7 +13,7 @@ import path from 'node:path';
 import type Dockerode from 'dockerode';
 import type { ContainerRuntimeClient } from 'testcontainers';
 import { freePort } from './free-port.ts';
-import type { TestRedis, TestRedisOptions } from './test-redis.ts';
+import type { TestRedis, TestRedisOptions } from './redis.ts';
 
 const REDIS_PORT = 6379;
 const OWNER_LABEL = 'usersvc.test-redis.owner';
