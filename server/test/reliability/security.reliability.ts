@@ -1,11 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { freePort } from '../../../testing/free-port.ts';
 import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
+import { launchRedisServer, RedisStartError } from '../../../testing/redis-server.ts';
 import { dumpRedis } from '../support/dump.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import {
@@ -406,7 +406,6 @@ describe('security', function () {
 
     it('REDIS_URL with rediss:// talks TLS (certificate checked against NODE_EXTRA_CA_CERTS)', async function () {
       const dir = tempDir('usersvc-rel-tls-');
-      const redisBin = process.env.REDIS_SERVER_BIN || 'redis-server';
       const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
       try {
         openssl(
@@ -460,50 +459,27 @@ describe('security', function () {
         this.skip();
       }
       const tlsPort = await freePort();
-      const proc = spawn(
-        redisBin,
-        [
-          '--port',
-          '0',
-          '--tls-port',
-          String(tlsPort),
-          '--bind',
-          '127.0.0.1',
-          '--tls-cert-file',
-          'server.pem',
-          '--tls-key-file',
-          'server.key',
-          '--tls-ca-cert-file',
-          'ca.pem',
-          '--tls-auth-clients',
-          'no',
-          '--requirepass',
-          'tls-secret',
-          '--save',
-          '',
-          '--dir',
-          dir,
-        ],
-        { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let out = '';
-      proc.stdout?.on('data', (c) => {
-        out += c;
+      // biome-ignore format: flag and value pairs read best one pair a line
+      const tlsRedis = await launchRedisServer([
+        '--port', '0',
+        '--tls-port', String(tlsPort),
+        '--bind', '127.0.0.1',
+        '--tls-cert-file', 'server.pem',
+        '--tls-key-file', 'server.key',
+        '--tls-ca-cert-file', 'ca.pem',
+        '--tls-auth-clients', 'no',
+        '--requirepass', 'tls-secret',
+        '--save', '',
+        '--dir', dir,
+      ], { cwd: dir, timeoutMs: 10_000 }).catch((err) => {
+        if (!(err instanceof RedisStartError)) throw err;
+        fs.rmSync(dir, { recursive: true, force: true });
+        console.log(`      (skipped: this redis-server has no TLS: ${err.output.slice(-300)})`);
+        return this.skip();
       });
       let tlsChild: ChildServer | undefined;
       let plainChild: ChildServer | undefined;
       try {
-        const until = performance.now() + 10_000;
-        while (
-          !out.includes('Ready to accept connections') &&
-          performance.now() < until &&
-          proc.exitCode === null
-        )
-          await sleep(50);
-        if (!out.includes('Ready to accept connections')) {
-          console.log(`      (skipped: this redis-server has no TLS: ${out.slice(-300)})`);
-          this.skip();
-        }
         tlsChild = await startChildServer({
           env: {
             REDIS_URL: `rediss://:tls-secret@127.0.0.1:${tlsPort}`,
@@ -531,10 +507,7 @@ describe('security', function () {
       } finally {
         await disposeChildServer(tlsChild);
         await disposeChildServer(plainChild);
-        if (proc.exitCode === null) {
-          proc.kill('SIGTERM');
-          await once(proc, 'exit');
-        }
+        await tlsRedis.stop('SIGTERM');
         fs.rmSync(dir, { recursive: true, force: true });
       }
     });
@@ -639,18 +612,18 @@ describe('security', function () {
 
     it('a pid file naming an unrelated redis-server does not make the start stop it', async () => {
       const otherDir = dataDir();
-      const other = spawn(
-        process.env.REDIS_SERVER_BIN || 'redis-server',
-        ['--port', '0', '--unixsocket', path.join(otherDir, 's.sock'), '--save', '', '--dir', otherDir],
-        { stdio: 'ignore' },
-      );
-      cleanups.push(async () => {
-        if (other.exitCode === null && other.signalCode === null) {
-          other.kill('SIGKILL');
-          await once(other, 'exit');
-        }
-      });
-      await sleep(300);
+      const otherRedis = await launchRedisServer([
+        '--port',
+        '0',
+        '--unixsocket',
+        path.join(otherDir, 's.sock'),
+        '--save',
+        '',
+        '--dir',
+        otherDir,
+      ]);
+      const other = otherRedis.proc;
+      cleanups.push(() => otherRedis.stop('SIGKILL'));
       expect(isAlive(other.pid!), 'the unrelated redis-server runs').to.equal(true);
       const dir = dataDir();
       fs.mkdirSync(path.join(dir, 'redis'), { mode: 0o700 });
