@@ -1,9 +1,10 @@
 import { expect } from 'chai';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
 import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { isXmlText } from '../../src/http/xml.ts';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { type ChildServer, disposeChildServer, startChildServer } from './support/child-server.ts';
-import { FORM, form, rawRequest, request } from './support/client.ts';
+import { rawRequest, request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
 import { tally } from './support/history.ts';
 import { ALL_CASES, type HostileCase, LEAK } from './support/hostile-cases.ts';
@@ -56,8 +57,8 @@ describe(`hostile input: ${ALL_CASES.length} malformed and malicious requests`, 
     for (const id of [2, 3, -7]) {
       await request(`${svc.url}/UserService/users`, {
         method: 'PUT',
-        headers: { 'Content-Type': FORM },
-        body: form({ id, name: `seed ${id} <&>`, profession: ']]>' }),
+        headers: { 'Content-Type': FORM_TYPE },
+        body: formBody({ id, name: `seed ${id} <&>`, profession: ']]>' }),
       });
     }
     const json = { 'Content-Type': 'application/json' };

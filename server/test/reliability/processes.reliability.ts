@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
 import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { USER_KEYS } from '../../src/users/keys.ts';
 import {
@@ -14,7 +15,7 @@ import {
   startChildServer,
   tempDir,
 } from './support/child-server.ts';
-import { connectRefused, FORM, form, rawRequest, request } from './support/client.ts';
+import { connectRefused, rawRequest, request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
 import { SUCCESS_BODY } from './support/workload.ts';
 
@@ -95,8 +96,8 @@ async function putUsers(server: ChildServer, prefix: string, from: number, count
     const reqId = `${prefix}-${i}`;
     const reply = await request(`${server.url}/UserService/users`, {
       method: 'PUT',
-      headers: { 'Content-Type': FORM, 'Request-Id': reqId },
-      body: form({ id: from + i, name: `${prefix}-${i}`, profession: 'workers' }),
+      headers: { 'Content-Type': FORM_TYPE, 'Request-Id': reqId },
+      body: formBody({ id: from + i, name: `${prefix}-${i}`, profession: 'workers' }),
     });
     expect(reply.body).to.equal(SUCCESS_BODY);
     ids.push(reqId);
@@ -205,9 +206,9 @@ describe('PROCESSES=2: several server processes on one port', function () {
     // Eight requests in flight on their own connections: headers and half of the body before SIGTERM.
     const reqIds = Array.from({ length: 8 }, (_, i) => `drain-${i}`);
     const inFlight = reqIds.map((reqId, i) => {
-      const body = form({ id: 7200 + i, name: reqId, profession: 'drain' });
+      const body = formBody({ id: 7200 + i, name: reqId, profession: 'drain' });
       const half = Math.floor(body.length / 2);
-      const head = `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nRequest-Id: ${reqId}\r\nContent-Type: ${FORM}\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const head = `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nRequest-Id: ${reqId}\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: ${body.length}\r\n\r\n`;
       return rawRequest(cluster.port, '', {
         pieces: [head + body.slice(0, half), body.slice(half)],
         gapMs: 1500,

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
 import { freePort } from '../../../testing/free-port.ts';
 import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { launchRedisServer, RedisStartError } from '../../../testing/redis-server.ts';
@@ -16,7 +17,7 @@ import {
   startChildServer,
   tempDir,
 } from './support/child-server.ts';
-import { FORM, form, rawRequest, request } from './support/client.ts';
+import { rawRequest, request } from './support/client.ts';
 import { maxOf, ms, percentile, printFigures } from './support/figures.ts';
 import { LEAK } from './support/hostile-cases.ts';
 import { SUCCESS_BODY } from './support/workload.ts';
@@ -76,7 +77,7 @@ describe('security', function () {
       const bodyLoris = Array.from({ length: 10 }, () =>
         slowClient(
           port,
-          `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 20000\r\n\r\n${'a'.repeat(20_000)}`,
+          `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: 20000\r\n\r\n${'a'.repeat(20_000)}`,
           20,
         ),
       );
@@ -125,7 +126,7 @@ describe('security', function () {
       const started = performance.now();
       const huge = await rawRequest(
         port,
-        `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 1073741824\r\n\r\nid=1`,
+        `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: 1073741824\r\n\r\nid=1`,
       );
       const hugeMs = performance.now() - started;
       printFigures('security: size limits', {
@@ -182,8 +183,8 @@ describe('security', function () {
           title: 'PUT without a token',
           url: u,
           method: 'PUT',
-          body: form({ id: 77, name: 'a', profession: 'b' }),
-          type: FORM,
+          body: formBody({ id: 77, name: 'a', profession: 'b' }),
+          type: FORM_TYPE,
           status: 401,
         },
         {
@@ -240,8 +241,8 @@ describe('security', function () {
       }
       const put = await request(u, {
         method: 'PUT',
-        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': FORM },
-        body: form({ id: 78, name: 'a', profession: 'b' }),
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': FORM_TYPE },
+        body: formBody({ id: 78, name: 'a', profession: 'b' }),
       });
       expect(put.body).to.equal(SUCCESS_BODY);
       printFigures('security: API_TOKEN', { cases: cases.length, answers: results });
@@ -283,8 +284,8 @@ describe('security', function () {
         await request(u, { method: 'PATCH' }),
         await request(u, {
           method: 'PUT',
-          headers: { 'Content-Type': FORM },
-          body: form({ id: 5, name: 'a', profession: 'b' }),
+          headers: { 'Content-Type': FORM_TYPE },
+          body: formBody({ id: 5, name: 'a', profession: 'b' }),
         }),
         await request(`${u}/5`, { method: 'DELETE' }),
         await request(`${svc.url}/apps/a/domains`),
@@ -375,15 +376,15 @@ describe('security', function () {
       try {
         const put = await request(`${good.url}/UserService/users`, {
           method: 'PUT',
-          headers: { 'Content-Type': FORM },
-          body: form({ id: 9, name: 'pw', profession: 'ok' }),
+          headers: { 'Content-Type': FORM_TYPE },
+          body: formBody({ id: 9, name: 'pw', profession: 'ok' }),
         });
         const ready = await request(`${good.url}/readyz`);
         const badReady = await request(`${bad.url}/readyz`);
         const badPut = await request(`${bad.url}/UserService/users`, {
           method: 'PUT',
-          headers: { 'Content-Type': FORM },
-          body: form({ id: 10, name: 'pw', profession: 'no' }),
+          headers: { 'Content-Type': FORM_TYPE },
+          body: formBody({ id: 10, name: 'pw', profession: 'no' }),
         });
         printFigures('security: REDIS_URL with a password', {
           'right password: PUT': put.status,
@@ -488,8 +489,8 @@ describe('security', function () {
         });
         const put = await request(`${tlsChild.url}/UserService/users`, {
           method: 'PUT',
-          headers: { 'Content-Type': FORM },
-          body: form({ id: 11, name: 'over', profession: 'tls' }),
+          headers: { 'Content-Type': FORM_TYPE },
+          body: formBody({ id: 11, name: 'over', profession: 'tls' }),
         });
         const get = await request(`${tlsChild.url}/UserService/users/11`);
         // Without the CA the certificate is refused: TLS really is checked.
@@ -540,8 +541,8 @@ describe('security', function () {
       const child = await startChildServer({ dataDir: dir });
       const put = await request(`${child.url}/UserService/users`, {
         method: 'PUT',
-        headers: { 'Content-Type': FORM },
-        body: form({ id: 4242, name, profession: 'planted' }),
+        headers: { 'Content-Type': FORM_TYPE },
+        body: formBody({ id: 4242, name, profession: 'planted' }),
       });
       expect(put.body).to.equal(SUCCESS_BODY);
       await disposeChildServer(child, false);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
 import {
   type ChildServer,
   disposeChildServer,
@@ -12,7 +13,7 @@ import {
   sleep,
   startChildServer,
 } from './support/child-server.ts';
-import { connectRefused, FORM, form, rawRequest, request } from './support/client.ts';
+import { connectRefused, rawRequest, request } from './support/client.ts';
 import { ms, printFigures } from './support/figures.ts';
 import { SUCCESS_BODY } from './support/workload.ts';
 
@@ -50,17 +51,17 @@ describe('SIGTERM: graceful shutdown', function () {
     for (let i = 0; i < 20; i++) {
       const reply = await request(`${server.url}/UserService/users`, {
         method: 'PUT',
-        headers: { 'Content-Type': FORM },
-        body: form({ id: 6000 + i, name: `before-${i}`, profession: 'sigterm' }),
+        headers: { 'Content-Type': FORM_TYPE },
+        body: formBody({ id: 6000 + i, name: `before-${i}`, profession: 'sigterm' }),
       });
       expect(reply.body).to.equal(SUCCESS_BODY);
     }
 
     // Five requests in flight: headers and half of the body sent before SIGTERM, the rest after it.
     const inFlight = Array.from({ length: 5 }, (_, i) => {
-      const body = form({ id: 6100 + i, name: `inflight-${i}`, profession: 'sigterm' });
+      const body = formBody({ id: 6100 + i, name: `inflight-${i}`, profession: 'sigterm' });
       const half = Math.floor(body.length / 2);
-      const head = `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const head = `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: ${body.length}\r\n\r\n`;
       return rawRequest(server.port, '', {
         pieces: [head + body.slice(0, half), body.slice(half)],
         gapMs: 1500,
@@ -148,7 +149,7 @@ describe('SIGTERM: graceful shutdown', function () {
     );
     // A PUT whose body never comes, and an idle keep-alive connection.
     open(
-      `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 100\r\n\r\nid=1`,
+      `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: 100\r\n\r\nid=1`,
     );
     open('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     const upgradeAnswers = await Promise.race([Promise.all(upgrades), sleep(5_000).then(() => undefined)]);

@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
 import { openApiChecker } from './openapi-check.ts';
 
 /**
@@ -6,14 +7,6 @@ import { openApiChecker } from './openapi-check.ts';
  * against the OpenAPI description (openapi-check.ts): an undescribed route, status, header or field
  * fails the test that received it.
  */
-export const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-export function formBody(fields: Record<string, string | number>): string {
-  return new URLSearchParams(
-    Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)]),
-  ).toString();
-}
-
 export interface Answer {
   status: number;
   headers: Headers;

@@ -66,14 +66,6 @@ function classify(err: Error & { code?: string }): RequestFailed {
   return new RequestFailed('reset', code);
 }
 
-export const FORM = 'application/x-www-form-urlencoded';
-
-export function form(fields: Record<string, string | number>): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(fields)) params.append(k, String(v));
-  return params.toString();
-}
-
 /** Raw answer of a hand-written request: status line, headers (lower-cased names) and body. */
 export interface RawReply {
   status: number;

@@ -1,6 +1,7 @@
 import type http from 'node:http';
+import { FORM_TYPE, formBody } from '../../../../testing/form.ts';
 import { FAILURE, SUCCESS } from '../../support/http.ts';
-import { createAgent, FORM, form, type Reply, RequestFailed, request } from './client.ts';
+import { createAgent, type Reply, RequestFailed, request } from './client.ts';
 import {
   ABSENT,
   History,
@@ -142,7 +143,7 @@ export async function perform(
   let reply: Reply | undefined;
   let failure: RequestFailed | undefined;
   try {
-    const headers = { 'Content-Type': FORM };
+    const headers = { 'Content-Type': FORM_TYPE };
     if (kind === 'read') reply = await request(`${users}/${userId}`, { agent, timeoutMs });
     else if (kind === 'delete')
       reply = await request(`${users}/${userId}`, { method: 'DELETE', agent, timeoutMs });
@@ -151,7 +152,7 @@ export async function perform(
       reply = await request(viaPath ? `${users}/${userId}` : users, {
         method,
         headers,
-        body: form(fields),
+        body: formBody(fields),
         agent,
         timeoutMs,
       });
