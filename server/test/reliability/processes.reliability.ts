@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
+import { rawRequest } from '../../../testing/http.ts';
 import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { USER_KEYS } from '../../src/users/keys.ts';
 import {
@@ -15,7 +16,7 @@ import {
   startChildServer,
   tempDir,
 } from './support/child-server.ts';
-import { connectRefused, rawRequest, request } from './support/client.ts';
+import { connectRefused, request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
 import { SUCCESS_BODY } from './support/workload.ts';
 

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
 import { freePort } from '../../../testing/free-port.ts';
+import { openRaw, rawRequest } from '../../../testing/http.ts';
 import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { launchRedisServer, RedisStartError } from '../../../testing/redis-server.ts';
 import { dumpRedis } from '../support/dump.ts';
@@ -17,7 +17,7 @@ import {
   startChildServer,
   tempDir,
 } from './support/child-server.ts';
-import { rawRequest, request } from './support/client.ts';
+import { request } from './support/client.ts';
 import { maxOf, ms, percentile, printFigures } from './support/figures.ts';
 import { LEAK } from './support/hostile-cases.ts';
 import { SUCCESS_BODY } from './support/workload.ts';
@@ -29,30 +29,11 @@ interface SlowResult {
 }
 
 /** A client that sends its request one byte every `gapMs` and never finishes; resolves when the server closes it. */
-function slowClient(port: number, request: string, gapMs: number): Promise<SlowResult> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const socket = net.connect(port, '127.0.0.1');
-    let received = '';
-    let i = 0;
-    const timer = setInterval(() => {
-      if (i < request.length && !socket.destroyed) socket.write(request[i++]!);
-    }, gapMs);
-    socket.on('data', (chunk) => {
-      received += chunk.toString('latin1');
-    });
-    const done = () => {
-      clearInterval(timer);
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
-      resolve({
-        closedAfterMs: performance.now() - started,
-        status,
-        body: received.split('\r\n\r\n')[1] ?? '',
-      });
-    };
-    socket.on('close', done);
-    socket.on('error', () => {});
-  });
+async function slowClient(port: number, request: string, gapMs: number): Promise<SlowResult> {
+  const { data, ms } = await openRaw(port, '', { pieces: [...request], gapMs }).done;
+  const received = data.toString('latin1');
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
+  return { closedAfterMs: ms, status, body: received.split('\r\n\r\n')[1] ?? '' };
 }
 
 describe('security', function () {

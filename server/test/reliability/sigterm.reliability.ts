@@ -1,9 +1,9 @@
-import { once } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
+import { openRaw, rawRequest } from '../../../testing/http.ts';
 import {
   type ChildServer,
   disposeChildServer,
@@ -13,7 +13,7 @@ import {
   sleep,
   startChildServer,
 } from './support/child-server.ts';
-import { connectRefused, rawRequest, request } from './support/client.ts';
+import { connectRefused, request } from './support/client.ts';
 import { ms, printFigures } from './support/figures.ts';
 import { SUCCESS_BODY } from './support/workload.ts';
 
@@ -133,15 +133,9 @@ describe('SIGTERM: graceful shutdown', function () {
     const [redisPid] = server.pidFile() ?? [];
     const sockets: net.Socket[] = [];
     const open = (bytes: string) => {
-      const socket = net.connect(server.port, '127.0.0.1', () => socket.write(bytes));
-      socket.on('error', () => {});
-      let received = '';
-      socket.on('data', (chunk) => {
-        received += chunk.toString('latin1');
-      });
-      const closed = once(socket, 'close').then(() => received);
-      sockets.push(socket);
-      return closed;
+      const connection = openRaw(server.port, bytes);
+      sockets.push(connection.socket);
+      return connection.done.then(({ data }) => data.toString('latin1'));
     };
     // Twenty Upgrade requests whose clients never close; before the fix each held its socket for ever.
     const upgrades = Array.from({ length: 20 }, () =>

@@ -1,5 +1,5 @@
-import { connect } from 'node:net';
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
+import { sendRaw } from '../../../testing/http.ts';
 import { openApiChecker } from './openapi-check.ts';
 
 /**
@@ -42,15 +42,8 @@ export function userXml(id: number, name: string, profession: string): string {
  * connection (latin1, byte for byte). `halfClose`: end our side after the bytes (a parser error
  * closes the connection anyway); otherwise the requests themselves must ask for the close.
  */
-export function rawExchange(port: number, bytes: string, { halfClose = true } = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => (halfClose ? socket.end(bytes) : socket.write(bytes)));
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    socket.on('end', () => resolve(text));
-    socket.on('error', reject);
-  });
+export async function rawExchange(port: number, bytes: string, { halfClose = true } = {}): Promise<string> {
+  const result = await sendRaw(port, bytes, { end: halfClose });
+  if (result.error) throw result.error;
+  return result.data.toString('latin1');
 }
