@@ -13,7 +13,7 @@ import { tally } from './history.ts';
  *   30 concurrent updates, and when updates all succeeded again;
  * - `oom`: Redis at its maxmemory with noeviction: what a create, an update, a delete, a domain create,
  *   a worker create, reads and /readyz answer, and whether writes come back once memory is freed.
- * Run by hand: `node --import tsx server/test/reliability/operator-scenarios.ts stall|oom` (prints JSON;
+ * Run by hand: `node --import tsx server/test/reliability/run-operator-scenario.ts stall|oom` (prints JSON;
  * STALLS, STALL_MS, GAP_MS, SETTLE_MS change the stall run).
  */
 export interface StallOptions {
