@@ -84,7 +84,7 @@ export function openRaw(port: number, bytes: string | Buffer, options: RawSendOp
     });
   };
   const endWhenIdle = () => {
-    if (options.endWhenIdleMs === undefined) return;
+    if (options.endWhenIdleMs === undefined || settled) return;
     clearTimeout(idle);
     idle = setTimeout(() => socket.end(), options.endWhenIdleMs);
   };
