@@ -4,12 +4,12 @@ import { rawRequest } from '../../../testing/http.ts';
 import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { isXmlText } from '../../src/http/xml.ts';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
+import { FAILURE } from '../support/http.ts';
 import { type ChildServer, disposeChildServer, startChildServer } from './support/child-server.ts';
 import { request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
 import { tally } from './support/history.ts';
 import { ALL_CASES, type HostileCase, LEAK } from './support/hostile-cases.ts';
-import { FAILURE_BODY } from './support/workload.ts';
 
 const XML_ERROR = (code: string) =>
   new RegExp(
@@ -24,7 +24,7 @@ function checkBody(c: HostileCase, contentType: string | undefined, body: string
     expect(parsed.message).to.be.a('string').with.length.above(3);
   } else {
     expect(contentType, 'XML error content type').to.equal('application/xml; charset=utf-8');
-    if (c.code === 'failure') expect(body).to.equal(FAILURE_BODY);
+    if (c.code === 'failure') expect(body).to.equal(FAILURE);
     else expect(body).to.match(XML_ERROR(c.code));
     expect(
       isXmlText(body),

@@ -7,6 +7,7 @@ import { FORM_TYPE, formBody } from '../../../testing/form.ts';
 import { rawRequest } from '../../../testing/http.ts';
 import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { USER_KEYS } from '../../src/users/keys.ts';
+import { SUCCESS } from '../support/http.ts';
 import {
   type ChildServer,
   disposeChildServer,
@@ -18,7 +19,6 @@ import {
 } from './support/child-server.ts';
 import { connectRefused, request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
-import { SUCCESS_BODY } from './support/workload.ts';
 
 /** Children of `pid`, each with its command line (Linux /proc). */
 function childrenOf(pid: number): Array<{ pid: number; cmdline: string }> {
@@ -100,7 +100,7 @@ async function putUsers(server: ChildServer, prefix: string, from: number, count
       headers: { 'Content-Type': FORM_TYPE, 'Request-Id': reqId },
       body: formBody({ id: from + i, name: `${prefix}-${i}`, profession: 'workers' }),
     });
-    expect(reply.body).to.equal(SUCCESS_BODY);
+    expect(reply.body).to.equal(SUCCESS);
     ids.push(reqId);
   }
   return ids;
@@ -234,7 +234,7 @@ describe('PROCESSES=2: several server processes on one port', function () {
     const kept = reqIds.filter((reqId) => list.includes(`<name>${reqId}</name>`)).length;
 
     printFigures('workers: SIGTERM', {
-      'in-flight requests answered': `${answers.filter((a) => a.status === 200 && a.body === SUCCESS_BODY).length}/${answers.length}`,
+      'in-flight requests answered': `${answers.filter((a) => a.status === 200 && a.body === SUCCESS).length}/${answers.length}`,
       'workers that held them': drainedBy.size,
       'new connection refused while draining': refusedDuringDrain,
       'exit code': code ?? signal,
@@ -243,7 +243,7 @@ describe('PROCESSES=2: several server processes on one port', function () {
       'in-flight writes kept': `${kept}/${reqIds.length}`,
       'error log lines': errorsLogged,
     });
-    for (const answer of answers) expect(answer.body).to.equal(SUCCESS_BODY);
+    for (const answer of answers) expect(answer.body).to.equal(SUCCESS);
     expect(drainedBy.size, 'the in-flight requests were spread over both workers').to.equal(2);
     expect(refusedDuringDrain, 'no new connection accepted after SIGTERM').to.equal(true);
     expect(code).to.equal(0);

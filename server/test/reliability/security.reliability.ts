@@ -8,6 +8,7 @@ import { openRaw, rawRequest } from '../../../testing/http.ts';
 import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { launchRedisServer, RedisStartError } from '../../../testing/redis-server.ts';
 import { dumpRedis } from '../support/dump.ts';
+import { SUCCESS } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import {
   type ChildServer,
@@ -20,7 +21,6 @@ import {
 import { request } from './support/client.ts';
 import { maxOf, ms, percentile, printFigures } from './support/figures.ts';
 import { LEAK } from './support/hostile-cases.ts';
-import { SUCCESS_BODY } from './support/workload.ts';
 
 interface SlowResult {
   closedAfterMs: number;
@@ -225,7 +225,7 @@ describe('security', function () {
         headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': FORM_TYPE },
         body: formBody({ id: 78, name: 'a', profession: 'b' }),
       });
-      expect(put.body).to.equal(SUCCESS_BODY);
+      expect(put.body).to.equal(SUCCESS);
       printFigures('security: API_TOKEN', { cases: cases.length, answers: results });
       // Nothing the refused requests asked for happened (the accepted GETs initialised the collection):
       // no user 77, user 1 not deleted, no domain a.example. (A search of the dump for the hex of "77"
@@ -373,7 +373,7 @@ describe('security', function () {
           'wrong password: /readyz': badReady.status,
           'wrong password: PUT': badPut.status,
         });
-        expect(put.body).to.equal(SUCCESS_BODY);
+        expect(put.body).to.equal(SUCCESS);
         expect(ready.status).to.equal(200);
         expect(badReady.status).to.equal(503);
         expect(badPut.status).to.equal(503);
@@ -484,7 +484,7 @@ describe('security', function () {
           'GET over TLS': get.status,
           'server started without the CA': plainChild !== undefined,
         });
-        expect(put.body).to.equal(SUCCESS_BODY);
+        expect(put.body).to.equal(SUCCESS);
         expect(get.body).to.contain('<name>over</name>');
       } finally {
         await disposeChildServer(tlsChild);
@@ -525,7 +525,7 @@ describe('security', function () {
         headers: { 'Content-Type': FORM_TYPE },
         body: formBody({ id: 4242, name, profession: 'planted' }),
       });
-      expect(put.body).to.equal(SUCCESS_BODY);
+      expect(put.body).to.equal(SUCCESS);
       await disposeChildServer(child, false);
       return dir;
     }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
 import { openRaw, rawRequest } from '../../../testing/http.ts';
+import { SUCCESS } from '../support/http.ts';
 import {
   type ChildServer,
   disposeChildServer,
@@ -15,7 +16,6 @@ import {
 } from './support/child-server.ts';
 import { connectRefused, request } from './support/client.ts';
 import { ms, printFigures } from './support/figures.ts';
-import { SUCCESS_BODY } from './support/workload.ts';
 
 function readAof(dir: string): string {
   let text = '';
@@ -54,7 +54,7 @@ describe('SIGTERM: graceful shutdown', function () {
         headers: { 'Content-Type': FORM_TYPE },
         body: formBody({ id: 6000 + i, name: `before-${i}`, profession: 'sigterm' }),
       });
-      expect(reply.body).to.equal(SUCCESS_BODY);
+      expect(reply.body).to.equal(SUCCESS);
     }
 
     // Five requests in flight: headers and half of the body sent before SIGTERM, the rest after it.
@@ -92,7 +92,7 @@ describe('SIGTERM: graceful shutdown', function () {
 
     printFigures('fault 4: SIGTERM', {
       command: serverCommand().label,
-      'in-flight requests answered': `${answers.filter((a) => a.status === 200 && a.body === SUCCESS_BODY).length}/${answers.length}`,
+      'in-flight requests answered': `${answers.filter((a) => a.status === 200 && a.body === SUCCESS).length}/${answers.length}`,
       'new connection refused while draining': refusedDuringDrain,
       'exit code': code ?? signal,
       'SIGTERM to exit ms': ms(exitMs),
@@ -104,7 +104,7 @@ describe('SIGTERM: graceful shutdown', function () {
     });
 
     for (const answer of answers) expect(answer.status, answer.body).to.equal(200);
-    for (const answer of answers) expect(answer.body).to.equal(SUCCESS_BODY);
+    for (const answer of answers) expect(answer.body).to.equal(SUCCESS);
     expect(refusedDuringDrain, 'no new connection accepted after SIGTERM').to.equal(true);
     expect(code).to.equal(0);
     expect(exitMs).to.be.below(10_000);

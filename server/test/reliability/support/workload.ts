@@ -12,9 +12,6 @@ import {
   userFieldsFor,
 } from './history.ts';
 
-// Result bodies carry no XML declaration (issue 31): the server tests' constants.
-export const SUCCESS_BODY = SUCCESS;
-export const FAILURE_BODY = FAILURE;
 const OUTCOME_UNKNOWN_BODY =
   /^<\?xml [^>]*\?><error><code>outcome_unknown<\/code><message>[^<]+<\/message><\/error>$/;
 const UNAVAILABLE_BODY =
@@ -205,9 +202,9 @@ function classify(kind: OpKind, status: number, body: string): Outcome {
     if (status === 404 && body.includes('<code>not_found</code>')) return 'ok';
     return 'unexpected';
   }
-  if (status === 200 && body === SUCCESS_BODY) return 'ok';
+  if (status === 200 && body === SUCCESS) return 'ok';
   const rejectedStatus = kind === 'create' ? 409 : 404;
-  if (status === rejectedStatus && body === FAILURE_BODY) return 'rejected';
+  if (status === rejectedStatus && body === FAILURE) return 'rejected';
   return 'unexpected';
 }
 
