@@ -31,7 +31,7 @@ export interface RedisServerProcess {
 export interface LaunchOptions {
   cwd?: string;
   /**
-   * When it counts as ready: 'output' (default), once it prints "Ready to accept connections"; a port,
+   * When it counts as ready: 'output' (default), once it prints "ready to accept connections"; a port,
    * once it answers PING on 127.0.0.1 at that port (for a process that logs to a --logfile).
    */
   readyOn?: 'output' | { port: number };
@@ -53,7 +53,8 @@ export class RedisStartError extends Error {
   }
 }
 
-const READY = 'Ready to accept connections';
+/** Redis 7 says `Ready to accept connections tcp`, or with a unix socket alone `… now ready to accept connections at …`. */
+const READY = /ready to accept connections/i;
 
 /**
  * Starts `redis-server ...args` and resolves once it is ready. Rejects with a RedisStartError (the
@@ -108,7 +109,7 @@ const hasExited = (proc: ChildProcess) => proc.exitCode !== null || proc.signalC
 function waitForOutput(
   proc: ChildProcess,
   output: () => string,
-  marker: string,
+  marker: RegExp,
   timeoutMs: number | undefined,
 ): Promise<Readiness> {
   return new Promise((resolve) => {
@@ -119,7 +120,7 @@ function waitForOutput(
       resolve(readiness);
     };
     const check = () => {
-      if (output().includes(marker)) finish('ready');
+      if (marker.test(output())) finish('ready');
     };
     const onExit = () => finish('exited');
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => finish('timeout'), timeoutMs);

@@ -59,7 +59,7 @@ export interface LocalRedisOptions extends TestRedisOptions {
   appendFsync?: 'always' | 'everysec';
   /** A unix socket in the data folder instead of TCP (port 0); `url` is then the socket's path. */
   unixSocket?: boolean;
-  /** Gives up on a start after this long without "Ready to accept connections" (default: no limit). */
+  /** Gives up on a start after this long without being ready (default: no limit). */
   readyTimeoutMs?: number;
   /** SIGKILL when it has not exited this long after the stop signal (default: wait). */
   killAfterMs?: number;
