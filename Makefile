@@ -155,12 +155,12 @@ test-topologies: build
 ## Then bench-processes and bench-metrics.
 bench: build
 	tsx bench/run.ts
-	tsx bench/processes.ts
+	tsx bench/process-count.ts
 	tsx bench/metrics.ts
 
 ## PROCESSES=1 against PROCESSES=2 (read and write scenario, alternated); writes reports/bench/processes.{json,md}.
 bench-processes: build
-	tsx bench/processes.ts
+	tsx bench/process-count.ts
 
 ## METRICS=0 against METRICS=1 (single-request scenarios, alternated); writes reports/bench/metrics.{json,md}.
 bench-metrics: build

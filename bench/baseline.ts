@@ -20,6 +20,7 @@ import { Redis } from 'ioredis';
 import { APP_KEYS, REMOVAL_GROUP } from '../server/src/apps/keys.ts';
 import { XML_DECLARATION } from '../server/src/http/xml.ts';
 import { USER_KEYS } from '../server/src/users/keys.ts';
+import { RESULT_FAILURE, RESULT_SUCCESS } from '../server/src/users/render.ts';
 import { USER_SCRIPTS } from '../server/src/users/scripts.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -107,8 +108,6 @@ async function ensureInitialised(): Promise<void> {
 }
 
 // ---- rendering: the exact bytes of the server (declaration, no whitespace, & < > and CR escaped) ----
-const SUCCESS = '<result>success</result>';
-const FAILURE = '<result>failure</result>';
 const NEEDS_ESCAPE = /[&<>\r]/;
 function esc(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return text;
@@ -200,17 +199,17 @@ async function writeUser(
   const id = canonicalId(form.get('id'));
   const name = form.get('name');
   const profession = form.get('profession');
-  if (id === undefined || !name || !profession) return send(req, res, 400, XML, FAILURE);
+  if (id === undefined || !name || !profession) return send(req, res, 400, XML, RESULT_FAILURE);
   const json = JSON.stringify({ name, profession });
   await ensureInitialised();
   if (create) {
     const ok =
       (await scripts.createUser(USERS, USER_KEYS.ids, USER_KEYS.version, id, json, nextVersion())) === 1;
-    return send(req, res, ok ? 200 : 409, XML, ok ? SUCCESS : FAILURE);
+    return send(req, res, ok ? 200 : 409, XML, ok ? RESULT_SUCCESS : RESULT_FAILURE);
   }
   const outcome = await submitUpdate(id, json);
   const ok = outcome === 'replaced';
-  send(req, res, outcome === 'busy' ? 503 : ok ? 200 : 404, XML, ok ? SUCCESS : FAILURE);
+  send(req, res, outcome === 'busy' ? 503 : ok ? 200 : 404, XML, ok ? RESULT_SUCCESS : RESULT_FAILURE);
 }
 
 type UpdateOutcome = 'missing' | 'replaced' | 'busy';
@@ -292,7 +291,7 @@ async function deleteUser(req: http.IncomingMessage, res: http.ServerResponse, i
     nextVersion(),
   );
   const ok = removed === 1;
-  send(req, res, ok ? 200 : 404, XML, ok ? SUCCESS : FAILURE);
+  send(req, res, ok ? 200 : 404, XML, ok ? RESULT_SUCCESS : RESULT_FAILURE);
 }
 
 // ---- JSON resources under /apps: domains (create, delete) and workers (create, delete 202 + removal job) ----
@@ -492,7 +491,7 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse): Promi
   const item = ITEM.exec(path);
   if (item) {
     const id = canonicalId(decodeURIComponent(item[1] as string));
-    if (id === undefined) return send(req, res, 400, XML, FAILURE);
+    if (id === undefined) return send(req, res, 400, XML, RESULT_FAILURE);
     if (method === 'GET' || method === 'HEAD') return getUser(req, res, id);
     if (method === 'DELETE') return deleteUser(req, res, id);
   }
@@ -504,7 +503,7 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse): Promi
 const server = http.createServer((req, res) => {
   route(req, res).catch((err: unknown) => {
     console.error(err);
-    if (!res.headersSent) send(req, res, 500, XML, FAILURE);
+    if (!res.headersSent) send(req, res, 500, XML, RESULT_FAILURE);
     else res.destroy();
   });
 });

@@ -15,8 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { freePort } from '../scripts/lib/free-port.ts';
-import { range, storeUsers } from '../scripts/lib/seed-users.ts';
+import { FORM_TYPE } from '../testing/form.ts';
+import { freePort } from '../testing/free-port.ts';
+import { range, storeUsers } from '../testing/seed-users.ts';
 import { fmt } from './format.ts';
 import {
   CONNECTIONS,
@@ -76,7 +77,7 @@ export const SCENARIOS: Record<'getById' | 'putCreate' | 'postUpdate', Scenario>
         {
           method: 'PUT',
           path: '/UserService/users',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          headers: { 'content-type': FORM_TYPE },
           setupRequest: (req) => ({ ...req, body: `id=${id++}&name=New%20Person&profession=Engineer` }),
         },
       ];
@@ -90,7 +91,7 @@ export const SCENARIOS: Record<'getById' | 'putCreate' | 'postUpdate', Scenario>
         {
           method: 'POST',
           path: '/UserService/users',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          headers: { 'content-type': FORM_TYPE },
           setupRequest: (req) => {
             const n = nextUpdate++;
             return { ...req, body: `id=${1 + (n % SEEDED_USERS)}&name=Renamed%20${n}&profession=Clerk` };

@@ -14,8 +14,8 @@
  */
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { freePort } from '../scripts/lib/free-port.ts';
-import { storeUsers } from '../scripts/lib/seed-users.ts';
+import { freePort } from '../testing/free-port.ts';
+import { storeUsers } from '../testing/seed-users.ts';
 import { fmt } from './format.ts';
 import { CONNECTIONS_UNDER_CONTENTION, DURATION, ROUNDS } from './options.ts';
 import { type BenchRedis, cpuMs, type NodeServer, startNode, startRedis } from './procs.ts';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
-import { freePort } from '../scripts/lib/free-port.ts';
+import { freePort } from '../testing/free-port.ts';
 import { cannon, figuresOf, type RunFigures, type Summary, summarise } from './load.ts';
 import { CONNECTIONS, DURATION, LOG_LEVEL, ROUNDS } from './options.ts';
 import { startNode, startRedis } from './procs.ts';

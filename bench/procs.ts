@@ -3,12 +3,11 @@
  * port or a unix socket, never the shared 6379) and Node servers. Every one is stopped by its pid.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../scripts/lib/free-port.ts';
-import { redisServerArgs } from '../scripts/lib/test-redis.ts';
+import { startLocalRedis } from '../testing/redis.ts';
+import { stopChildProcess } from '../testing/redis-server.ts';
 
 const children = new Set<ChildProcess>();
 
@@ -61,42 +60,35 @@ export interface BenchRedis {
   stop(): Promise<void>;
 }
 
-/** A fresh redis-server in its own temporary folder. `fsync: 'off'` = no append-only file. */
+/** A fresh redis-server in its own temporary folder (the kit's launcher). `fsync: 'off'` = no append-only file. */
 export async function startRedis(options: { fsync: Fsync; unixSocket?: boolean }): Promise<BenchRedis> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-bench-redis-'));
-  const socketPath = options.unixSocket ? path.join(dir, 'redis.sock') : undefined;
-  for (let attempt = 0; ; attempt++) {
-    const port = socketPath ? 0 : await freePort();
-    const args = redisServerArgs(port, dir);
-    if (socketPath) args.push('--unixsocket', socketPath, '--unixsocketperm', '700');
-    if (options.fsync === 'off') args.push('--appendonly', 'no');
-    else args.push('--appendonly', 'yes', '--appendfsync', options.fsync);
-    const proc = spawn(process.env.REDIS_SERVER_BIN || 'redis-server', args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(proc);
-    let output = '';
-    proc.stdout?.on('data', (chunk) => {
-      output += chunk;
-    });
-    const ready = await waitFor(() => /ready to accept connections/i.test(output), proc, 10_000);
-    if (ready) {
-      return {
-        url: socketPath ?? `redis://127.0.0.1:${port}`,
-        host: '127.0.0.1',
-        port,
-        socketPath,
-        pid: proc.pid as number,
-        async stop() {
-          await stopChild(proc);
-          fs.rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    }
-    proc.kill('SIGKILL');
-    if (attempt >= 4 || !/Address already in use/.test(output))
-      throw new Error(`redis-server did not start:\n${output}`);
-  }
+  const redis = await startLocalRedis({
+    dir,
+    appendOnly: options.fsync !== 'off',
+    ...(options.fsync === 'off' ? {} : { appendFsync: options.fsync }),
+    unixSocket: options.unixSocket,
+    readyTimeoutMs: 10_000,
+    killAfterMs: 10_000,
+    onSpawn: (proc) => {
+      children.add(proc);
+      proc.once('exit', () => children.delete(proc));
+    },
+  }).catch((err) => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  });
+  return {
+    url: redis.url,
+    host: redis.host,
+    port: redis.port,
+    socketPath: redis.socketPath,
+    pid: redis.pid as number,
+    async stop() {
+      await redis.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface NodeServer {
@@ -213,23 +205,6 @@ export async function withCpuPerRequest<R extends { requests: { total: number } 
 }
 
 async function stopChild(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = once(proc, 'exit');
-  proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
+  await stopChildProcess(proc, 'SIGTERM', 10_000);
   children.delete(proc);
-}
-
-function waitFor(condition: () => boolean, proc: ChildProcess, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const tick = () => {
-      if (condition()) return resolve(true);
-      if (proc.exitCode !== null || Date.now() - started > timeoutMs) return resolve(false);
-      setTimeout(tick, 20);
-    };
-    tick();
-  });
 }

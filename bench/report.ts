@@ -1,8 +1,8 @@
 /** The report of `make bench`: the markdown table and the JSON, written to reports/bench/latest.{md,json}. */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { redisServerVersion } from '../testing/redis-server.ts';
 import type { ContentionRow } from './contention.ts';
 import type { RedisBenchmarkLine } from './extras.ts';
 import { fmt } from './format.ts';
@@ -75,14 +75,6 @@ function ceilingSection(ceiling: RedisBenchmarkLine[]): string[] {
   ];
 }
 
-async function redisVersion(): Promise<string> {
-  return new Promise((resolve) =>
-    execFile('redis-server', ['--version'], (_err, stdout) =>
-      resolve(/v=(\S+)/.exec(stdout)?.[1] ?? 'unknown'),
-    ),
-  );
-}
-
 /** Writes latest.json and latest.md, and prints the markdown. */
 export async function writeReport(results: BenchResults): Promise<void> {
   const { sanity: same, rows, contention, fsync, ceiling } = results;
@@ -91,7 +83,7 @@ export async function writeReport(results: BenchResults): Promise<void> {
     cpu: os.cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     node: process.version,
-    redis: await redisVersion(),
+    redis: await redisServerVersion(),
     platform: `${os.platform()} ${os.release()}`,
   };
   const settings = {

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from '../scripts/lib/free-port.ts';
+import { freePort } from '../testing/free-port.ts';
 import { runContention } from './contention.ts';
 import { fsyncFigure, redisBenchmark } from './extras.ts';
 import { type RunFigures, runOnce, summarise, type Target } from './load.ts';

@@ -1,16 +1,17 @@
 /** The data the bench scenarios and sanity probes start from, stored in the server's own keys and forms. */
 import type { Redis } from 'ioredis';
-import { range, storeUsers } from '../scripts/lib/seed-users.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../server/src/apps/keys.ts';
+import { FORM_TYPE, formBody } from '../testing/form.ts';
+import { range, storeUsers } from '../testing/seed-users.ts';
 
 /** The app whose domains and workers the bench uses. */
 export const BENCH_APP = 'bench-app';
-export const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded' };
+export const FORM_HEADERS = { 'content-type': FORM_TYPE };
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** The form body of a PUT or POST of one user. */
 export const userForm = (id: number, name: string, profession: string) =>
-  `id=${id}&name=${encodeURIComponent(name)}&profession=${encodeURIComponent(profession)}`;
+  formBody({ id, name, profession }, { encode: 'component' });
 
 /** A deterministic lower-case UUID v4 for seeded worker n. */
 export const workerId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startTestRedis } from './lib/test-redis.ts';
+import { startTestRedis } from '../testing/redis.ts';
 
 const { values } = parseArgs({ options: { port: { type: 'string' }, data: { type: 'string' } } });
 if (!values.port || !values.data) {

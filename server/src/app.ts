@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import restify, { type Request, type Response, type Server } from 'restify';
 import { DEFAULTS } from './defaults.ts';
 import { ExpectationFailedError } from './errors.ts';
-import { handleClientError, sendError } from './http/errors.ts';
+import { handleClientError, sendError } from './http/error-answers.ts';
 import { mountGroups, type ResourceGroup } from './http/groups.ts';
 import {
   assignRequestId,

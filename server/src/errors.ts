@@ -1,8 +1,8 @@
 /**
  * The error catalogue: every error code the service answers, once, with its status, its default message,
  * the representations it appears in and the headers that go with it. The typed errors below each name
- * one entry; `http/errors.ts` turns them into an XML or JSON body in one place. docs/errors.md shows this
- * table (server/test/errors-doc.test.ts fails when they disagree; `make errors-doc` rewrites it).
+ * one entry; `http/error-answers.ts` turns them into an XML or JSON body in one place. docs/errors.md
+ * shows this table (server/test/errors-doc.test.ts fails when they disagree; `make errors-doc` rewrites it).
  */
 
 import { maxHeaderSize } from 'node:http';

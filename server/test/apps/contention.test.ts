@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { APP_KEYS } from '../../src/apps/keys.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { call, expectJson } from './helpers.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import type { TestRedis } from '../../../scripts/lib/test-redis.ts';
+import type { TestRedis } from '../../../testing/redis.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../../src/apps/keys.ts';
 import { RemovalRunner } from '../../src/apps/workers/removal.ts';
 import { WorkerStore } from '../../src/apps/workers/store.ts';

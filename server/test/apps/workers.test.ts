@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import type { TestRedis } from '../../../scripts/lib/test-redis.ts';
+import type { TestRedis } from '../../../testing/redis.ts';
 import { APP_KEYS, REMOVAL_GROUP } from '../../src/apps/keys.ts';
 import { startSuiteRedis, startTestService, type TestService } from '../support/service.ts';
 import {

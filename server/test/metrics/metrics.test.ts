@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';
-import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
+import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { loadConfig } from '../../src/config.ts';
 import { describeService } from '../../src/service.ts';
 import { type ChildServer, startChildServer } from '../reliability/support/child-server.ts';
 import { request } from '../reliability/support/client.ts';
-import { call, FORM_TYPE, formBody, sendForm } from '../support/http.ts';
+import { call, sendForm } from '../support/http.ts';
 import { openApiChecker } from '../support/openapi-check.ts';
 import { startTestService, suiteService } from '../support/service.ts';
 

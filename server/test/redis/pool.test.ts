@@ -2,8 +2,8 @@ import net from 'node:net';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
-import { freePort } from '../../../scripts/lib/free-port.ts';
-import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { freePort } from '../../../testing/free-port.ts';
+import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { ServiceUnavailableError } from '../../src/errors.ts';
 import { ConnectionPool } from '../../src/redis/pool.ts';
 

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { startLocalRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { type ChildServer, disposeChildServer, sleep, startChildServer } from './support/child-server.ts';
 import { type FaultWindow, runDegradedCase, stallDurations, stallProcess } from './support/degraded.ts';
 import { TcpProxy } from './support/tcp-proxy.ts';

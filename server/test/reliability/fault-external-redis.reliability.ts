@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startLocalRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { sleep } from './support/child-server.ts';
 import { request } from './support/client.ts';

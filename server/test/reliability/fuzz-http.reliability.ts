@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
 import {
   type ChildServer,
   disposeChildServer,
@@ -7,7 +8,7 @@ import {
   serverCommand,
   startChildServer,
 } from './support/child-server.ts';
-import { FORM, form, request } from './support/client.ts';
+import { request } from './support/client.ts';
 import { descriptorCount, descriptorCountBesidesUnixSockets, exchange } from './support/exchange.ts';
 import { ms, printFigures } from './support/figures.ts';
 import { type FuzzCase, fuzzCase } from './support/http-grammar.ts';
@@ -99,8 +100,8 @@ async function startTarget(): Promise<{ server: ChildServer; baseline: Baseline 
   await request(users);
   const put = {
     method: 'PUT',
-    headers: { 'Content-Type': FORM },
-    body: form({ id: 9, name: 'a', profession: 'b' }),
+    headers: { 'Content-Type': FORM_TYPE },
+    body: formBody({ id: 9, name: 'a', profession: 'b' }),
   };
   await request(users, put);
   await request(users, { ...put, method: 'POST' });

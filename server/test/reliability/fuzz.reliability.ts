@@ -1,15 +1,16 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
+import { rawRequest } from '../../../testing/http.ts';
 import { USER_KEYS } from '../../src/users/keys.ts';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { rawRequest, request } from './support/client.ts';
+import { request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
 import { LEAK, raw } from './support/hostile-cases.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
-const FORM = 'application/x-www-form-urlencoded';
 
 /** Field names: the real ones, near misses and junk. */
 const fieldName = fc.oneof(
@@ -43,9 +44,7 @@ const fieldValue = fc.oneof(
 );
 const encodedPair = fc
   .tuple(fieldName, fieldValue, fc.boolean())
-  .map(([name, value, encode]) =>
-    encode ? `${encodeURIComponent(name)}=${encodeURIComponent(value)}` : `${name}=${value}`,
-  );
+  .map(([name, value, encode]) => formBody([[name, value]], { encode: encode ? 'component' : 'none' }));
 const plausibleForm = fc
   .tuple(
     fc.oneof(fc.integer({ min: -5, max: 60 }).map(String), fieldValue),
@@ -53,11 +52,10 @@ const plausibleForm = fc
     fieldValue,
     fc.boolean(),
   )
-  .map(([id, name, profession, encode]) => {
-    const enc = encode ? encodeURIComponent : (v: string) => v;
-    return Buffer.from(`id=${enc(id)}&name=${enc(name)}&profession=${enc(profession)}`, 'utf8');
-  });
-const formBody = fc.oneof(
+  .map(([id, name, profession, encode]) =>
+    Buffer.from(formBody({ id, name, profession }, { encode: encode ? 'component' : 'none' }), 'utf8'),
+  );
+const formBodies = fc.oneof(
   { weight: 4, arbitrary: plausibleForm },
   {
     weight: 3,
@@ -147,10 +145,10 @@ describe(`fuzz: form bodies and paths (fast-check, ${RUNS} runs each)`, function
       fc.asyncProperty(
         fc.constantFrom('PUT', 'POST'),
         fc.option(segment, { freq: 4 }),
-        formBody,
+        formBodies,
         async (method, seg, body) => {
           const path = seg === null ? '/UserService/users' : `/UserService/users/${seg}`;
-          await probe('form bodies', raw({ method, path, headers: { 'Content-Type': FORM }, body }));
+          await probe('form bodies', raw({ method, path, headers: { 'Content-Type': FORM_TYPE }, body }));
         },
       ),
       { numRuns: RUNS },

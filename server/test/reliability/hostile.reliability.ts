@@ -1,13 +1,15 @@
 import { expect } from 'chai';
-import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
+import { rawRequest } from '../../../testing/http.ts';
+import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { isXmlText } from '../../src/http/xml.ts';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
+import { FAILURE } from '../support/http.ts';
 import { type ChildServer, disposeChildServer, startChildServer } from './support/child-server.ts';
-import { FORM, form, rawRequest, request } from './support/client.ts';
+import { request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
 import { tally } from './support/history.ts';
 import { ALL_CASES, type HostileCase, LEAK } from './support/hostile-cases.ts';
-import { FAILURE_BODY } from './support/workload.ts';
 
 const XML_ERROR = (code: string) =>
   new RegExp(
@@ -22,7 +24,7 @@ function checkBody(c: HostileCase, contentType: string | undefined, body: string
     expect(parsed.message).to.be.a('string').with.length.above(3);
   } else {
     expect(contentType, 'XML error content type').to.equal('application/xml; charset=utf-8');
-    if (c.code === 'failure') expect(body).to.equal(FAILURE_BODY);
+    if (c.code === 'failure') expect(body).to.equal(FAILURE);
     else expect(body).to.match(XML_ERROR(c.code));
     expect(
       isXmlText(body),
@@ -56,8 +58,8 @@ describe(`hostile input: ${ALL_CASES.length} malformed and malicious requests`, 
     for (const id of [2, 3, -7]) {
       await request(`${svc.url}/UserService/users`, {
         method: 'PUT',
-        headers: { 'Content-Type': FORM },
-        body: form({ id, name: `seed ${id} <&>`, profession: ']]>' }),
+        headers: { 'Content-Type': FORM_TYPE },
+        body: formBody({ id, name: `seed ${id} <&>`, profession: ']]>' }),
       });
     }
     const json = { 'Content-Type': 'application/json' };

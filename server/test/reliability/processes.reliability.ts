@@ -3,8 +3,11 @@ import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { startLocalRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
+import { rawRequest } from '../../../testing/http.ts';
+import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { USER_KEYS } from '../../src/users/keys.ts';
+import { SUCCESS } from '../support/http.ts';
 import {
   type ChildServer,
   disposeChildServer,
@@ -14,9 +17,8 @@ import {
   startChildServer,
   tempDir,
 } from './support/child-server.ts';
-import { connectRefused, FORM, form, rawRequest, request } from './support/client.ts';
+import { connectRefused, request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
-import { SUCCESS_BODY } from './support/workload.ts';
 
 /** Children of `pid`, each with its command line (Linux /proc). */
 function childrenOf(pid: number): Array<{ pid: number; cmdline: string }> {
@@ -95,10 +97,10 @@ async function putUsers(server: ChildServer, prefix: string, from: number, count
     const reqId = `${prefix}-${i}`;
     const reply = await request(`${server.url}/UserService/users`, {
       method: 'PUT',
-      headers: { 'Content-Type': FORM, 'Request-Id': reqId },
-      body: form({ id: from + i, name: `${prefix}-${i}`, profession: 'workers' }),
+      headers: { 'Content-Type': FORM_TYPE, 'Request-Id': reqId },
+      body: formBody({ id: from + i, name: `${prefix}-${i}`, profession: 'workers' }),
     });
-    expect(reply.body).to.equal(SUCCESS_BODY);
+    expect(reply.body).to.equal(SUCCESS);
     ids.push(reqId);
   }
   return ids;
@@ -205,9 +207,9 @@ describe('PROCESSES=2: several server processes on one port', function () {
     // Eight requests in flight on their own connections: headers and half of the body before SIGTERM.
     const reqIds = Array.from({ length: 8 }, (_, i) => `drain-${i}`);
     const inFlight = reqIds.map((reqId, i) => {
-      const body = form({ id: 7200 + i, name: reqId, profession: 'drain' });
+      const body = formBody({ id: 7200 + i, name: reqId, profession: 'drain' });
       const half = Math.floor(body.length / 2);
-      const head = `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nRequest-Id: ${reqId}\r\nContent-Type: ${FORM}\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const head = `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nRequest-Id: ${reqId}\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: ${body.length}\r\n\r\n`;
       return rawRequest(cluster.port, '', {
         pieces: [head + body.slice(0, half), body.slice(half)],
         gapMs: 1500,
@@ -232,7 +234,7 @@ describe('PROCESSES=2: several server processes on one port', function () {
     const kept = reqIds.filter((reqId) => list.includes(`<name>${reqId}</name>`)).length;
 
     printFigures('workers: SIGTERM', {
-      'in-flight requests answered': `${answers.filter((a) => a.status === 200 && a.body === SUCCESS_BODY).length}/${answers.length}`,
+      'in-flight requests answered': `${answers.filter((a) => a.status === 200 && a.body === SUCCESS).length}/${answers.length}`,
       'workers that held them': drainedBy.size,
       'new connection refused while draining': refusedDuringDrain,
       'exit code': code ?? signal,
@@ -241,7 +243,7 @@ describe('PROCESSES=2: several server processes on one port', function () {
       'in-flight writes kept': `${kept}/${reqIds.length}`,
       'error log lines': errorsLogged,
     });
-    for (const answer of answers) expect(answer.body).to.equal(SUCCESS_BODY);
+    for (const answer of answers) expect(answer.body).to.equal(SUCCESS);
     expect(drainedBy.size, 'the in-flight requests were spread over both workers').to.equal(2);
     expect(refusedDuringDrain, 'no new connection accepted after SIGTERM').to.equal(true);
     expect(code).to.equal(0);

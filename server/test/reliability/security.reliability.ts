@@ -1,12 +1,14 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { freePort } from '../../../scripts/lib/free-port.ts';
-import { startLocalRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
+import { freePort } from '../../../testing/free-port.ts';
+import { openRaw, rawRequest } from '../../../testing/http.ts';
+import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
+import { launchRedisServer, RedisStartError } from '../../../testing/redis-server.ts';
 import { dumpRedis } from '../support/dump.ts';
+import { SUCCESS } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import {
   type ChildServer,
@@ -16,10 +18,9 @@ import {
   startChildServer,
   tempDir,
 } from './support/child-server.ts';
-import { FORM, form, rawRequest, request } from './support/client.ts';
+import { request } from './support/client.ts';
 import { maxOf, ms, percentile, printFigures } from './support/figures.ts';
 import { LEAK } from './support/hostile-cases.ts';
-import { SUCCESS_BODY } from './support/workload.ts';
 
 interface SlowResult {
   closedAfterMs: number;
@@ -28,30 +29,11 @@ interface SlowResult {
 }
 
 /** A client that sends its request one byte every `gapMs` and never finishes; resolves when the server closes it. */
-function slowClient(port: number, request: string, gapMs: number): Promise<SlowResult> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const socket = net.connect(port, '127.0.0.1');
-    let received = '';
-    let i = 0;
-    const timer = setInterval(() => {
-      if (i < request.length && !socket.destroyed) socket.write(request[i++]!);
-    }, gapMs);
-    socket.on('data', (chunk) => {
-      received += chunk.toString('latin1');
-    });
-    const done = () => {
-      clearInterval(timer);
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
-      resolve({
-        closedAfterMs: performance.now() - started,
-        status,
-        body: received.split('\r\n\r\n')[1] ?? '',
-      });
-    };
-    socket.on('close', done);
-    socket.on('error', () => {});
-  });
+async function slowClient(port: number, request: string, gapMs: number): Promise<SlowResult> {
+  const { data, ms } = await openRaw(port, '', { pieces: [...request], gapMs }).done;
+  const received = data.toString('latin1');
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
+  return { closedAfterMs: ms, status, body: received.split('\r\n\r\n')[1] ?? '' };
 }
 
 describe('security', function () {
@@ -76,7 +58,7 @@ describe('security', function () {
       const bodyLoris = Array.from({ length: 10 }, () =>
         slowClient(
           port,
-          `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 20000\r\n\r\n${'a'.repeat(20_000)}`,
+          `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: 20000\r\n\r\n${'a'.repeat(20_000)}`,
           20,
         ),
       );
@@ -125,7 +107,7 @@ describe('security', function () {
       const started = performance.now();
       const huge = await rawRequest(
         port,
-        `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 1073741824\r\n\r\nid=1`,
+        `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: 1073741824\r\n\r\nid=1`,
       );
       const hugeMs = performance.now() - started;
       printFigures('security: size limits', {
@@ -182,8 +164,8 @@ describe('security', function () {
           title: 'PUT without a token',
           url: u,
           method: 'PUT',
-          body: form({ id: 77, name: 'a', profession: 'b' }),
-          type: FORM,
+          body: formBody({ id: 77, name: 'a', profession: 'b' }),
+          type: FORM_TYPE,
           status: 401,
         },
         {
@@ -240,10 +222,10 @@ describe('security', function () {
       }
       const put = await request(u, {
         method: 'PUT',
-        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': FORM },
-        body: form({ id: 78, name: 'a', profession: 'b' }),
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': FORM_TYPE },
+        body: formBody({ id: 78, name: 'a', profession: 'b' }),
       });
-      expect(put.body).to.equal(SUCCESS_BODY);
+      expect(put.body).to.equal(SUCCESS);
       printFigures('security: API_TOKEN', { cases: cases.length, answers: results });
       // Nothing the refused requests asked for happened (the accepted GETs initialised the collection):
       // no user 77, user 1 not deleted, no domain a.example. (A search of the dump for the hex of "77"
@@ -283,8 +265,8 @@ describe('security', function () {
         await request(u, { method: 'PATCH' }),
         await request(u, {
           method: 'PUT',
-          headers: { 'Content-Type': FORM },
-          body: form({ id: 5, name: 'a', profession: 'b' }),
+          headers: { 'Content-Type': FORM_TYPE },
+          body: formBody({ id: 5, name: 'a', profession: 'b' }),
         }),
         await request(`${u}/5`, { method: 'DELETE' }),
         await request(`${svc.url}/apps/a/domains`),
@@ -375,15 +357,15 @@ describe('security', function () {
       try {
         const put = await request(`${good.url}/UserService/users`, {
           method: 'PUT',
-          headers: { 'Content-Type': FORM },
-          body: form({ id: 9, name: 'pw', profession: 'ok' }),
+          headers: { 'Content-Type': FORM_TYPE },
+          body: formBody({ id: 9, name: 'pw', profession: 'ok' }),
         });
         const ready = await request(`${good.url}/readyz`);
         const badReady = await request(`${bad.url}/readyz`);
         const badPut = await request(`${bad.url}/UserService/users`, {
           method: 'PUT',
-          headers: { 'Content-Type': FORM },
-          body: form({ id: 10, name: 'pw', profession: 'no' }),
+          headers: { 'Content-Type': FORM_TYPE },
+          body: formBody({ id: 10, name: 'pw', profession: 'no' }),
         });
         printFigures('security: REDIS_URL with a password', {
           'right password: PUT': put.status,
@@ -391,7 +373,7 @@ describe('security', function () {
           'wrong password: /readyz': badReady.status,
           'wrong password: PUT': badPut.status,
         });
-        expect(put.body).to.equal(SUCCESS_BODY);
+        expect(put.body).to.equal(SUCCESS);
         expect(ready.status).to.equal(200);
         expect(badReady.status).to.equal(503);
         expect(badPut.status).to.equal(503);
@@ -406,7 +388,6 @@ describe('security', function () {
 
     it('REDIS_URL with rediss:// talks TLS (certificate checked against NODE_EXTRA_CA_CERTS)', async function () {
       const dir = tempDir('usersvc-rel-tls-');
-      const redisBin = process.env.REDIS_SERVER_BIN || 'redis-server';
       const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
       try {
         openssl(
@@ -460,50 +441,27 @@ describe('security', function () {
         this.skip();
       }
       const tlsPort = await freePort();
-      const proc = spawn(
-        redisBin,
-        [
-          '--port',
-          '0',
-          '--tls-port',
-          String(tlsPort),
-          '--bind',
-          '127.0.0.1',
-          '--tls-cert-file',
-          'server.pem',
-          '--tls-key-file',
-          'server.key',
-          '--tls-ca-cert-file',
-          'ca.pem',
-          '--tls-auth-clients',
-          'no',
-          '--requirepass',
-          'tls-secret',
-          '--save',
-          '',
-          '--dir',
-          dir,
-        ],
-        { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let out = '';
-      proc.stdout?.on('data', (c) => {
-        out += c;
+      // biome-ignore format: flag and value pairs read best one pair a line
+      const tlsRedis = await launchRedisServer([
+        '--port', '0',
+        '--tls-port', String(tlsPort),
+        '--bind', '127.0.0.1',
+        '--tls-cert-file', 'server.pem',
+        '--tls-key-file', 'server.key',
+        '--tls-ca-cert-file', 'ca.pem',
+        '--tls-auth-clients', 'no',
+        '--requirepass', 'tls-secret',
+        '--save', '',
+        '--dir', dir,
+      ], { cwd: dir, timeoutMs: 10_000 }).catch((err) => {
+        if (!(err instanceof RedisStartError)) throw err;
+        fs.rmSync(dir, { recursive: true, force: true });
+        console.log(`      (skipped: this redis-server has no TLS: ${err.output.slice(-300)})`);
+        return this.skip();
       });
       let tlsChild: ChildServer | undefined;
       let plainChild: ChildServer | undefined;
       try {
-        const until = performance.now() + 10_000;
-        while (
-          !out.includes('Ready to accept connections') &&
-          performance.now() < until &&
-          proc.exitCode === null
-        )
-          await sleep(50);
-        if (!out.includes('Ready to accept connections')) {
-          console.log(`      (skipped: this redis-server has no TLS: ${out.slice(-300)})`);
-          this.skip();
-        }
         tlsChild = await startChildServer({
           env: {
             REDIS_URL: `rediss://:tls-secret@127.0.0.1:${tlsPort}`,
@@ -512,8 +470,8 @@ describe('security', function () {
         });
         const put = await request(`${tlsChild.url}/UserService/users`, {
           method: 'PUT',
-          headers: { 'Content-Type': FORM },
-          body: form({ id: 11, name: 'over', profession: 'tls' }),
+          headers: { 'Content-Type': FORM_TYPE },
+          body: formBody({ id: 11, name: 'over', profession: 'tls' }),
         });
         const get = await request(`${tlsChild.url}/UserService/users/11`);
         // Without the CA the certificate is refused: TLS really is checked.
@@ -526,15 +484,12 @@ describe('security', function () {
           'GET over TLS': get.status,
           'server started without the CA': plainChild !== undefined,
         });
-        expect(put.body).to.equal(SUCCESS_BODY);
+        expect(put.body).to.equal(SUCCESS);
         expect(get.body).to.contain('<name>over</name>');
       } finally {
         await disposeChildServer(tlsChild);
         await disposeChildServer(plainChild);
-        if (proc.exitCode === null) {
-          proc.kill('SIGTERM');
-          await once(proc, 'exit');
-        }
+        await tlsRedis.stop('SIGTERM');
         fs.rmSync(dir, { recursive: true, force: true });
       }
     });
@@ -567,10 +522,10 @@ describe('security', function () {
       const child = await startChildServer({ dataDir: dir });
       const put = await request(`${child.url}/UserService/users`, {
         method: 'PUT',
-        headers: { 'Content-Type': FORM },
-        body: form({ id: 4242, name, profession: 'planted' }),
+        headers: { 'Content-Type': FORM_TYPE },
+        body: formBody({ id: 4242, name, profession: 'planted' }),
       });
-      expect(put.body).to.equal(SUCCESS_BODY);
+      expect(put.body).to.equal(SUCCESS);
       await disposeChildServer(child, false);
       return dir;
     }
@@ -639,18 +594,18 @@ describe('security', function () {
 
     it('a pid file naming an unrelated redis-server does not make the start stop it', async () => {
       const otherDir = dataDir();
-      const other = spawn(
-        process.env.REDIS_SERVER_BIN || 'redis-server',
-        ['--port', '0', '--unixsocket', path.join(otherDir, 's.sock'), '--save', '', '--dir', otherDir],
-        { stdio: 'ignore' },
-      );
-      cleanups.push(async () => {
-        if (other.exitCode === null && other.signalCode === null) {
-          other.kill('SIGKILL');
-          await once(other, 'exit');
-        }
-      });
-      await sleep(300);
+      const otherRedis = await launchRedisServer([
+        '--port',
+        '0',
+        '--unixsocket',
+        path.join(otherDir, 's.sock'),
+        '--save',
+        '',
+        '--dir',
+        otherDir,
+      ]);
+      const other = otherRedis.proc;
+      cleanups.push(() => otherRedis.stop('SIGKILL'));
       expect(isAlive(other.pid!), 'the unrelated redis-server runs').to.equal(true);
       const dir = dataDir();
       fs.mkdirSync(path.join(dir, 'redis'), { mode: 0o700 });

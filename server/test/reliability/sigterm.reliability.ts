@@ -1,8 +1,10 @@
-import { once } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
+import { openRaw, rawRequest } from '../../../testing/http.ts';
+import { SUCCESS } from '../support/http.ts';
 import {
   type ChildServer,
   disposeChildServer,
@@ -12,9 +14,8 @@ import {
   sleep,
   startChildServer,
 } from './support/child-server.ts';
-import { connectRefused, FORM, form, rawRequest, request } from './support/client.ts';
+import { connectRefused, request } from './support/client.ts';
 import { ms, printFigures } from './support/figures.ts';
-import { SUCCESS_BODY } from './support/workload.ts';
 
 function readAof(dir: string): string {
   let text = '';
@@ -50,17 +51,17 @@ describe('SIGTERM: graceful shutdown', function () {
     for (let i = 0; i < 20; i++) {
       const reply = await request(`${server.url}/UserService/users`, {
         method: 'PUT',
-        headers: { 'Content-Type': FORM },
-        body: form({ id: 6000 + i, name: `before-${i}`, profession: 'sigterm' }),
+        headers: { 'Content-Type': FORM_TYPE },
+        body: formBody({ id: 6000 + i, name: `before-${i}`, profession: 'sigterm' }),
       });
-      expect(reply.body).to.equal(SUCCESS_BODY);
+      expect(reply.body).to.equal(SUCCESS);
     }
 
     // Five requests in flight: headers and half of the body sent before SIGTERM, the rest after it.
     const inFlight = Array.from({ length: 5 }, (_, i) => {
-      const body = form({ id: 6100 + i, name: `inflight-${i}`, profession: 'sigterm' });
+      const body = formBody({ id: 6100 + i, name: `inflight-${i}`, profession: 'sigterm' });
       const half = Math.floor(body.length / 2);
-      const head = `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const head = `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: ${body.length}\r\n\r\n`;
       return rawRequest(server.port, '', {
         pieces: [head + body.slice(0, half), body.slice(half)],
         gapMs: 1500,
@@ -91,7 +92,7 @@ describe('SIGTERM: graceful shutdown', function () {
 
     printFigures('fault 4: SIGTERM', {
       command: serverCommand().label,
-      'in-flight requests answered': `${answers.filter((a) => a.status === 200 && a.body === SUCCESS_BODY).length}/${answers.length}`,
+      'in-flight requests answered': `${answers.filter((a) => a.status === 200 && a.body === SUCCESS).length}/${answers.length}`,
       'new connection refused while draining': refusedDuringDrain,
       'exit code': code ?? signal,
       'SIGTERM to exit ms': ms(exitMs),
@@ -103,7 +104,7 @@ describe('SIGTERM: graceful shutdown', function () {
     });
 
     for (const answer of answers) expect(answer.status, answer.body).to.equal(200);
-    for (const answer of answers) expect(answer.body).to.equal(SUCCESS_BODY);
+    for (const answer of answers) expect(answer.body).to.equal(SUCCESS);
     expect(refusedDuringDrain, 'no new connection accepted after SIGTERM').to.equal(true);
     expect(code).to.equal(0);
     expect(exitMs).to.be.below(10_000);
@@ -132,15 +133,9 @@ describe('SIGTERM: graceful shutdown', function () {
     const [redisPid] = server.pidFile() ?? [];
     const sockets: net.Socket[] = [];
     const open = (bytes: string) => {
-      const socket = net.connect(server.port, '127.0.0.1', () => socket.write(bytes));
-      socket.on('error', () => {});
-      let received = '';
-      socket.on('data', (chunk) => {
-        received += chunk.toString('latin1');
-      });
-      const closed = once(socket, 'close').then(() => received);
-      sockets.push(socket);
-      return closed;
+      const connection = openRaw(server.port, bytes);
+      sockets.push(connection.socket);
+      return connection.done.then(({ data }) => data.toString('latin1'));
     };
     // Twenty Upgrade requests whose clients never close; before the fix each held its socket for ever.
     const upgrades = Array.from({ length: 20 }, () =>
@@ -148,7 +143,7 @@ describe('SIGTERM: graceful shutdown', function () {
     );
     // A PUT whose body never comes, and an idle keep-alive connection.
     open(
-      `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 100\r\n\r\nid=1`,
+      `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: 100\r\n\r\nid=1`,
     );
     open('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     const upgradeAnswers = await Promise.race([Promise.all(upgrades), sleep(5_000).then(() => undefined)]);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { freePort } from '../../../scripts/lib/free-port.ts';
+import { freePort } from '../../../testing/free-port.ts';
 import { call, SUCCESS, sendForm } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { skipOnTopology } from '../support/topologies.ts';

@@ -1,4 +1,5 @@
-import { connect } from 'node:net';
+import { FORM_TYPE, formBody } from '../../../testing/form.ts';
+import { sendRaw } from '../../../testing/http.ts';
 import { openApiChecker } from './openapi-check.ts';
 
 /**
@@ -6,14 +7,6 @@ import { openApiChecker } from './openapi-check.ts';
  * against the OpenAPI description (openapi-check.ts): an undescribed route, status, header or field
  * fails the test that received it.
  */
-export const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-export function formBody(fields: Record<string, string | number>): string {
-  return new URLSearchParams(
-    Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)]),
-  ).toString();
-}
-
 export interface Answer {
   status: number;
   headers: Headers;
@@ -49,15 +42,8 @@ export function userXml(id: number, name: string, profession: string): string {
  * connection (latin1, byte for byte). `halfClose`: end our side after the bytes (a parser error
  * closes the connection anyway); otherwise the requests themselves must ask for the close.
  */
-export function rawExchange(port: number, bytes: string, { halfClose = true } = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => (halfClose ? socket.end(bytes) : socket.write(bytes)));
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    socket.on('end', () => resolve(text));
-    socket.on('error', reject);
-  });
+export async function rawExchange(port: number, bytes: string, { halfClose = true } = {}): Promise<string> {
+  const result = await sendRaw(port, bytes, { end: halfClose });
+  if (result.error) throw result.error;
+  return result.data.toString('latin1');
 }

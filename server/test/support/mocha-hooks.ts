@@ -7,7 +7,7 @@ export const mochaHooks = {
     this.timeout(120_000); // a first pull of the image can take a while
     // Imported here, not at the top: mocha loads this file apart from the specs, and the choice must be
     // the one module instance that the specs' startTestRedis() uses.
-    const { chooseRedisPath } = await import('../../../scripts/lib/test-redis-path.ts');
+    const { chooseRedisPath } = await import('../../../testing/redis-path.ts');
     await chooseRedisPath();
   },
   async afterAll() {

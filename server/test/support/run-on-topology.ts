@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../../scripts/lib/free-port.ts';
+import { freePort } from '../../../testing/free-port.ts';
 import { waitForStatus } from '../reliability/support/client.ts';
 import { startTopology, type TopologyKind } from './topologies.ts';
 

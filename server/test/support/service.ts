@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type RunningService, startService } from '../../src/service.ts';
 import { type TopologyRedis, topologyRedis } from './topologies.ts';

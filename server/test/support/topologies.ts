@@ -1,12 +1,12 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { type ChildProcess, execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { freePort } from '../../../scripts/lib/free-port.ts';
-import type { TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { freePort } from '../../../testing/free-port.ts';
+import type { TestRedis } from '../../../testing/redis.ts';
+import { launchRedisServer, stopChildProcess } from '../../../testing/redis-server.ts';
 import { HASH_TAG } from '../../src/redis/keys.ts';
 
 /**
@@ -48,7 +48,6 @@ export interface Topology {
   stop(): Promise<void>;
 }
 
-const BIN = () => process.env.REDIS_SERVER_BIN || 'redis-server';
 const CLI = () => process.env.REDIS_CLI_BIN || 'redis-cli';
 const run = promisify(execFile);
 
@@ -87,30 +86,22 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs:
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (${lastError})` : ''}`);
 }
 
+/** Starts a node (the kit's launcher) and waits until it answers PING: it logs to its --logfile, not to stdout. */
 async function launch(node: TopologyNode, logFile: string): Promise<void> {
-  const proc = spawn(BIN(), node.args, { stdio: ['ignore', 'ignore', 'ignore'] });
-  node.proc = proc;
-  proc.on('error', () => {});
-  await waitUntil(
-    `redis on port ${node.port} (log: ${logFile})`,
-    async () => {
-      if (proc.exitCode !== null) throw new Error(`redis-server exited with ${proc.exitCode}`);
-      return (await withClient(node.port, (r) => r.ping())) === 'PONG';
-    },
-    15_000,
-  );
+  node.proc = (
+    await launchRedisServer(node.args, {
+      readyOn: { port: node.port },
+      timeoutMs: 15_000,
+      what: `redis on port ${node.port} (log: ${logFile})`,
+    })
+  ).proc;
 }
 
 async function terminate(node: TopologyNode, signal: NodeJS.Signals): Promise<void> {
   const proc = node.proc;
   node.proc = undefined;
-  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = once(proc, 'exit');
-  proc.kill(signal);
   // A master stopped with SIGTERM waits up to 10 s for its replicas (shutdown-timeout): not in tests.
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 3000);
-  await exited;
-  clearTimeout(timer);
+  if (proc) await stopChildProcess(proc, signal, 3000);
 }
 
 /** SIGKILLs the node that serves the `{usersvc}` slot (on the port `master` resolves to) and returns it. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { USER_KEYS } from '../../src/users/keys.ts';
 import { connectTestRedis } from '../support/dump.ts';
 import { call, FAILURE, SUCCESS, sendForm } from '../support/http.ts';

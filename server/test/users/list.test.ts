@@ -1,7 +1,8 @@
-import net from 'node:net';
+import type net from 'node:net';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import { range, seededUser, storeUsers } from '../../../scripts/lib/seed-users.ts';
+import { openRaw } from '../../../testing/http.ts';
+import { range, seededUser, storeUsers } from '../../../testing/seed-users.ts';
 import { USER_KEYS } from '../../src/users/keys.ts';
 import { renderUserList } from '../../src/users/render.ts';
 import { connectTestRedis } from '../support/dump.ts';
@@ -28,13 +29,15 @@ async function commandCalls(redis: Redis, command: string): Promise<number> {
 /** A raw HTTP/1.1 GET of the list on a socket the test reads (or stops reading) itself. */
 function rawList(url: string): { socket: net.Socket; received: () => Buffer; closed: Promise<void> } {
   const { hostname, port } = new URL(url);
-  const socket = net.connect(Number(port), hostname);
-  socket.write(`GET ${LIST} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
-  const pieces: Buffer[] = [];
-  socket.on('data', (piece: Buffer) => pieces.push(piece));
-  socket.on('error', () => {}); // a cut connection is what some tests expect
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  return { socket, received: () => Buffer.concat(pieces), closed };
+  // A cut connection is what some tests expect: it ends `closed`, it fails nothing.
+  const { socket, received, done } = openRaw(
+    Number(port),
+    `GET ${LIST} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`,
+    {
+      host: hostname,
+    },
+  );
+  return { socket, received, closed: done.then(() => {}) };
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

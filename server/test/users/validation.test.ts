@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { FORM_TYPE } from '../../../testing/form.ts';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
-import { call, FORM_TYPE, sendForm } from '../support/http.ts';
+import { call, sendForm } from '../support/http.ts';
 import { suiteService, usersUrl } from '../support/service.ts';
 
 interface BadRequest {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { FORM_TYPE, formBody } from '../../../../testing/form.ts';
 import { sleep } from './child-server.ts';
-import { createAgent, FORM, form, request } from './client.ts';
+import { createAgent, request } from './client.ts';
 import { describeAnomalies, maxOf, ms, printFigures } from './figures.ts';
 import { tally } from './history.ts';
 import { range, readFinalState, restrict, runWorkload } from './workload.ts';
@@ -156,7 +157,7 @@ export async function recoveryCheck(
   while (performance.now() - since < RECOVERY_LIMIT_MS * 2) {
     attempts++;
     const id = 900_000 + attempts;
-    const call = (u: string, method = 'GET', body?: string, type = FORM) =>
+    const call = (u: string, method = 'GET', body?: string, type = FORM_TYPE) =>
       request(u, {
         method,
         agent,
@@ -167,9 +168,9 @@ export async function recoveryCheck(
         .catch(() => 0);
     const results = [
       (await call(users)) === 200,
-      (await call(users, 'PUT', form({ id, name: 'r', profession: 'r' }))) === 200,
+      (await call(users, 'PUT', formBody({ id, name: 'r', profession: 'r' }))) === 200,
       (await call(`${users}/${id}`)) === 200,
-      (await call(users, 'POST', form({ id, name: 'r2', profession: 'r2' }))) === 200,
+      (await call(users, 'POST', formBody({ id, name: 'r2', profession: 'r2' }))) === 200,
       (await call(`${users}/${id}`, 'DELETE')) === 200,
       (await call(`${app}/domains`, 'POST', JSON.stringify({ hostname: `r${id}.example` }), json)) === 201,
       (await call(`${app}/domains`)) === 200,

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import net from 'node:net';
+import { sendRaw } from '../../../../testing/http.ts';
 
 /** What came back for one connection of the fuzzer: the answers, and how the connection ended. */
 export interface Exchange {
@@ -23,55 +23,25 @@ export interface Exchange {
  * before the answer was written, so half-closing at once would leave the slower answers unchecked.)
  * What came is parsed as HTTP/1.1 answers to `methods` (a HEAD answer has no body).
  */
-export function exchange(
+export async function exchange(
   port: number,
   bytes: Buffer,
   methods: string[],
   timeoutMs: number,
   idleMs = 150,
 ): Promise<Exchange> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    let done = false;
-    let answered = false;
-    const finish = (closed: boolean) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      clearTimeout(idle);
-      socket.destroy();
-      const data = Buffer.concat(chunks);
-      resolve({
-        ...parseAnswers(data, methods),
-        closed: closed || answered,
-        received: data.length,
-        head: data.toString('latin1', 0, 900),
-        ms: performance.now() - started,
-      });
-    };
-    const timer = setTimeout(() => finish(false), timeoutMs);
-    let idle: NodeJS.Timeout | undefined;
-    const resetIdle = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => socket.end(), idleMs);
-    };
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      const { answers, malformed } = parseAnswers(Buffer.concat(chunks), methods);
-      if (!malformed && answers.filter((a) => a.status >= 200).length >= methods.length) {
-        answered = true;
-        finish(false);
-      } else resetIdle();
-    });
-    socket.on('close', () => finish(true));
-    socket.on('error', () => {}); // a reset is a close
-    socket.on('connect', () => {
-      socket.write(bytes);
-      resetIdle();
-    });
-  });
+  const answered = (data: Buffer) => {
+    const { answers, malformed } = parseAnswers(data, methods);
+    return !malformed && answers.filter((a) => a.status >= 200).length >= methods.length;
+  };
+  const result = await sendRaw(port, bytes, { timeoutMs, endWhenIdleMs: idleMs, until: answered });
+  return {
+    ...parseAnswers(result.data, methods),
+    closed: result.closed || result.satisfied,
+    received: result.data.length,
+    head: result.data.toString('latin1', 0, 900),
+    ms: result.ms,
+  };
 }
 
 const STATUS_LINE = /^HTTP\/1\.[01] (\d{3}) [^\r\n]*$/;

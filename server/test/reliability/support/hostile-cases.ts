@@ -2,6 +2,8 @@
  * The hostile corpus: raw requests (written byte for byte on a socket) with the answer each must get.
  * `code` is the XML `<code>` (users) or the JSON `id` (/apps) of the error body.
  */
+import { FORM_TYPE, formBody } from '../../../../testing/form.ts';
+
 export interface HostileCase {
   title: string;
   part: 'users' | 'apps' | 'http';
@@ -19,7 +21,6 @@ export interface HostileCase {
   finding?: string;
 }
 
-const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 /** A domain/worker id that exists nowhere. */
 export const NO_SUCH_UUID = '0b9a3c9e-5d43-4f1e-9a59-0c6f3c1b2d7e';
@@ -56,9 +57,9 @@ export function raw({
 }
 
 const U = '/UserService/users';
-const put = (body: string | Buffer, contentType: string | null = FORM, path = U) =>
+const put = (body: string | Buffer, contentType: string | null = FORM_TYPE, path = U) =>
   raw({ method: 'PUT', path, headers: contentType === null ? {} : { 'Content-Type': contentType }, body });
-const post = (body: string | Buffer, contentType: string | null = FORM, path = U) =>
+const post = (body: string | Buffer, contentType: string | null = FORM_TYPE, path = U) =>
   raw({ method: 'POST', path, headers: contentType === null ? {} : { 'Content-Type': contentType }, body });
 
 function users(title: string, request: string | Buffer, status: number, code: string): HostileCase {
@@ -99,7 +100,7 @@ export const USER_CASES: HostileCase[] = [
   // Methods
   users(
     'PATCH on the collection',
-    raw({ method: 'PATCH', path: U, headers: { 'Content-Type': FORM }, body: 'id=1' }),
+    raw({ method: 'PATCH', path: U, headers: { 'Content-Type': FORM_TYPE }, body: 'id=1' }),
     405,
     'method_not_allowed',
   ),
@@ -108,7 +109,7 @@ export const USER_CASES: HostileCase[] = [
   users('PROPFIND on an item', raw({ method: 'PROPFIND', path: `${U}/1` }), 405, 'method_not_allowed'),
   users(
     'PATCH on an item',
-    raw({ method: 'PATCH', path: `${U}/1`, headers: { 'Content-Type': FORM }, body: 'name=x' }),
+    raw({ method: 'PATCH', path: `${U}/1`, headers: { 'Content-Type': FORM_TYPE }, body: 'name=x' }),
     405,
     'method_not_allowed',
   ),
@@ -193,7 +194,7 @@ export const USER_CASES: HostileCase[] = [
   ),
   users(
     'PUT with a name of 257 emoji',
-    put(`id=7001&name=${encodeURIComponent('😀'.repeat(257))}&profession=b`),
+    put(formBody({ id: 7001, name: '😀'.repeat(257), profession: 'b' }, { encode: 'component' })),
     400,
     'invalid_field',
   ),
@@ -212,7 +213,10 @@ export const USER_CASES: HostileCase[] = [
   users(
     'POST with a CDATA end and a DOCTYPE to an unknown id',
     post(
-      `id=7001&name=${encodeURIComponent(']]><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>&e;')}&profession=b`,
+      formBody(
+        { id: 7001, name: ']]><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>&e;', profession: 'b' },
+        { encode: 'component' },
+      ),
     ),
     404,
     'failure',
@@ -220,13 +224,13 @@ export const USER_CASES: HostileCase[] = [
   users('DELETE of an id that does not exist', raw({ method: 'DELETE', path: `${U}/7001` }), 404, 'failure'),
   users(
     'PUT in the path with a different form id',
-    put('id=7002&name=a&profession=b', FORM, `${U}/7001`),
+    put('id=7002&name=a&profession=b', FORM_TYPE, `${U}/7001`),
     400,
     'id_mismatch',
   ),
   users(
     'POST in the path with a bad path id',
-    post('name=a&profession=b', FORM, `${U}/seven`),
+    post('name=a&profession=b', FORM_TYPE, `${U}/seven`),
     400,
     'invalid_id',
   ),
@@ -261,13 +265,13 @@ export const USER_CASES: HostileCase[] = [
   ),
   users(
     'PUT in latin-1',
-    put('id=7001&name=a&profession=b', `${FORM}; charset=iso-8859-1`),
+    put('id=7001&name=a&profession=b', `${FORM_TYPE}; charset=iso-8859-1`),
     415,
     'unsupported_media_type',
   ),
   users(
     'PUT with two media types in one header',
-    put('id=7001&name=a&profession=b', `${FORM}, text/plain`),
+    put('id=7001&name=a&profession=b', `${FORM_TYPE}, text/plain`),
     415,
     'unsupported_media_type',
   ),
@@ -292,7 +296,7 @@ export const USER_CASES: HostileCase[] = [
   // Bodies
   users(
     'declared body over 64 KiB (not sent)',
-    raw({ method: 'PUT', path: U, headers: { 'Content-Type': FORM }, length: '1000000' }),
+    raw({ method: 'PUT', path: U, headers: { 'Content-Type': FORM_TYPE }, length: '1000000' }),
     413,
     'payload_too_large',
   ),
@@ -302,7 +306,7 @@ export const USER_CASES: HostileCase[] = [
     chunked(
       'PUT',
       U,
-      FORM,
+      FORM_TYPE,
       Array.from({ length: 9 }, () => big(8192)),
     ),
     413,
@@ -310,7 +314,7 @@ export const USER_CASES: HostileCase[] = [
   ),
   users(
     'chunked body with a bad field',
-    chunked('PUT', U, FORM, ['id=7001&na', 'me=a&profession=b&x=1']),
+    chunked('PUT', U, FORM_TYPE, ['id=7001&na', 'me=a&profession=b&x=1']),
     400,
     'unknown_field',
   ),
@@ -376,44 +380,44 @@ export const HTTP_CASES: HostileCase[] = [
   ),
   http(
     'non-numeric Content-Length',
-    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: abc\r\n\r\nid=1`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: abc\r\n\r\nid=1`,
     400,
     'bad_request',
   ),
   http(
     'negative Content-Length',
-    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: -5\r\n\r\nid=1`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: -5\r\n\r\nid=1`,
     400,
     'bad_request',
   ),
   http(
     'two different Content-Lengths',
-    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 5\r\nContent-Length: 30\r\n\r\nid=70`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: 5\r\nContent-Length: 30\r\n\r\nid=70`,
     400,
     'bad_request',
   ),
   http(
     'Content-Length with Transfer-Encoding (smuggling)',
-    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
     400,
     'bad_request',
   ),
   http(
     'malformed chunk size',
-    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nid=7001\r\n0\r\n\r\n`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nid=7001\r\n0\r\n\r\n`,
     400,
     'bad_request',
   ),
   http(
     'unknown Transfer-Encoding',
-    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nTransfer-Encoding: gzip\r\n\r\nid=7001`,
+    `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nTransfer-Encoding: gzip\r\n\r\nid=7001`,
     400,
     'bad_request',
   ),
   http(
     'truncated body, then the client half-closes',
     [
-      `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 100\r\n\r\nid=7001&name=a`,
+      `PUT /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM_TYPE}\r\nContent-Length: 100\r\n\r\nid=7001&name=a`,
     ],
     400,
     'bad_request',
@@ -422,7 +426,7 @@ export const HTTP_CASES: HostileCase[] = [
   ),
   http(
     'truncated chunked body, then the client half-closes',
-    [chunked('PUT', U, FORM, ['id=7001&name=a&pro'], false)],
+    [chunked('PUT', U, FORM_TYPE, ['id=7001&name=a&pro'], false)],
     400,
     'bad_request',
     'xml',
@@ -514,7 +518,7 @@ export const APPS_CASES: HostileCase[] = [
   ),
   apps(
     'POST domain as a form',
-    jsonReq('POST', `${A}/domains`, 'hostname=a.example', FORM),
+    jsonReq('POST', `${A}/domains`, 'hostname=a.example', FORM_TYPE),
     415,
     'unsupported_media_type',
   ),
@@ -827,7 +831,7 @@ export const ISSUE_22_CASES: HostileCase[] = [
       raw({
         method: 'POST',
         path: U,
-        headers: { 'Content-Type': FORM, Origin: 'http://evil.example' },
+        headers: { 'Content-Type': FORM_TYPE, Origin: 'http://evil.example' },
         body: 'id=1&name=x&profession=y',
       }),
       403,
@@ -841,7 +845,7 @@ export const ISSUE_22_CASES: HostileCase[] = [
       raw({
         method: 'PUT',
         path: U,
-        headers: { 'Content-Type': FORM, Origin: 'null' },
+        headers: { 'Content-Type': FORM_TYPE, Origin: 'null' },
         body: 'id=7002&name=x&profession=y',
       }),
       403,

@@ -4,6 +4,7 @@
  * Authorization, Content-Type, Request-Id, Origin, duplicates, odd bytes) and bodies. A case is a pure
  * function of (seed, index), so any case can be replayed alone (FUZZ_SEED, FUZZ_CASE).
  */
+import { FORM_TYPE, formBody } from '../../../../testing/form.ts';
 
 /** mulberry32: a small, fast, seedable PRNG; good enough to pick grammar branches. */
 export function prng(seed: number): () => number {
@@ -43,8 +44,6 @@ const oddText = (rng: Rng, max: number) =>
   Array.from({ length: int(rng, 1, max) }, () =>
     chance(rng, 0.4) ? oddByte(rng) : String.fromCharCode(int(rng, 0x21, 0x7e)),
   ).join('');
-
-const FORM = 'application/x-www-form-urlencoded';
 
 const methods: ReadonlyArray<readonly [number, Choice<string>]> = [
   [8, 'GET'],
@@ -115,10 +114,20 @@ export interface FuzzCase {
   summary: string;
 }
 
-function formBody(rng: Rng): string {
+function formText(rng: Rng): string {
   return weighted(rng, [
-    [5, (r) => `id=${int(r, -5, 60)}&name=fuzz${int(r, 0, 99)}&profession=p${int(r, 0, 9)}`],
-    [2, (r) => `id=${int(r, -5, 60)}&name=${encodeURIComponent(oddText(r, 8))}&profession=x`],
+    [
+      5,
+      (r) =>
+        formBody(
+          { id: int(r, -5, 60), name: `fuzz${int(r, 0, 99)}`, profession: `p${int(r, 0, 9)}` },
+          { encode: 'none' },
+        ),
+    ],
+    [
+      2,
+      (r) => formBody({ id: int(r, -5, 60), name: oddText(r, 8), profession: 'x' }, { encode: 'component' }),
+    ],
     [1, (r) => `id=1&name=a&profession=b&${oddText(r, 6)}=1`],
     [1, ''],
     [1, (r) => oddText(r, 40)],
@@ -127,9 +136,9 @@ function formBody(rng: Rng): string {
 
 function body(rng: Rng, method: string): { text: string; type: string | undefined } {
   const withBody = method === 'PUT' || method === 'POST' ? chance(rng, 0.9) : chance(rng, 0.1);
-  if (!withBody) return { text: '', type: chance(rng, 0.1) ? FORM : undefined };
+  if (!withBody) return { text: '', type: chance(rng, 0.1) ? FORM_TYPE : undefined };
   return weighted<{ text: string; type: string | undefined }>(rng, [
-    [6, (r) => ({ text: formBody(r), type: FORM })],
+    [6, (r) => ({ text: formText(r), type: FORM_TYPE })],
     [
       2,
       (r) => ({
@@ -141,10 +150,10 @@ function body(rng: Rng, method: string): { text: string; type: string | undefine
       1,
       (r) => ({
         text: oddText(r, 30),
-        type: pick(r, ['text/plain', `${FORM}; charset=latin1`, 'multipart/form-data', oddText(r, 10)]),
+        type: pick(r, ['text/plain', `${FORM_TYPE}; charset=latin1`, 'multipart/form-data', oddText(r, 10)]),
       }),
     ],
-    [1, (r) => ({ text: formBody(r), type: undefined })],
+    [1, (r) => ({ text: formText(r), type: undefined })],
   ]);
 }
 

@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
-import { startLocalRedis } from '../../../../scripts/lib/test-redis.ts';
+import { FORM_TYPE, formBody } from '../../../../testing/form.ts';
+import { startLocalRedis } from '../../../../testing/redis.ts';
 import { disposeChildServer, sleep, startChildServer } from './child-server.ts';
-import { createAgent, FORM, form, request } from './client.ts';
+import { createAgent, request } from './client.ts';
 import { tally } from './history.ts';
 
 /**
@@ -12,7 +13,7 @@ import { tally } from './history.ts';
  *   30 concurrent updates, and when updates all succeeded again;
  * - `oom`: Redis at its maxmemory with noeviction: what a create, an update, a delete, a domain create,
  *   a worker create, reads and /readyz answer, and whether writes come back once memory is freed.
- * Run by hand: `node --import tsx server/test/reliability/operator-scenarios.ts stall|oom` (prints JSON;
+ * Run by hand: `node --import tsx server/test/reliability/run-operator-scenario.ts stall|oom` (prints JSON;
  * STALLS, STALL_MS, GAP_MS, SETTLE_MS change the stall run).
  */
 export interface StallOptions {
@@ -56,8 +57,8 @@ export async function runStallScenario(options: StallOptions = {}): Promise<Stal
         ids.slice(i, i + 50).map((id) =>
           request(users(server.url), {
             method: 'PUT',
-            headers: { 'Content-Type': FORM },
-            body: form({ id, name: 'seed', profession: 'seed' }),
+            headers: { 'Content-Type': FORM_TYPE },
+            body: formBody({ id, name: 'seed', profession: 'seed' }),
             agent,
           }),
         ),
@@ -68,8 +69,8 @@ export async function runStallScenario(options: StallOptions = {}): Promise<Stal
       try {
         const reply = await request(users(server.url), {
           method: 'POST',
-          headers: { 'Content-Type': FORM },
-          body: form({ id, name: `u${n}`, profession: 'p' }),
+          headers: { 'Content-Type': FORM_TYPE },
+          body: formBody({ id, name: `u${n}`, profession: 'p' }),
           agent,
           timeoutMs: 10_000,
         });
@@ -161,10 +162,10 @@ export async function runOomScenario(): Promise<OomFigures> {
   const server = await startChildServer({ env: { REDIS_URL: redis.url } });
   const admin = new Redis(redis.url);
   try {
-    const post = (url: string, body: string, method = 'POST', type = FORM) =>
+    const post = (url: string, body: string, method = 'POST', type = FORM_TYPE) =>
       request(url, { method, headers: { 'Content-Type': type }, body, timeoutMs: 5000 });
     for (const id of [7, 17])
-      await post(users(server.url), form({ id, name: 'seed', profession: 'p' }), 'PUT');
+      await post(users(server.url), formBody({ id, name: 'seed', profession: 'p' }), 'PUT');
     const filler = 'x'.repeat(10_000);
     for (let i = 0; i < 200; i++) await admin.set(`filler:${i}`, filler);
     // Below what Redis already uses: every command that may grow memory is refused (OOM).
@@ -177,10 +178,10 @@ export async function runOomScenario(): Promise<OomFigures> {
       return {
         'GET user': show(await request(`${users(server.url)}/${userId}`)),
         'PUT create': show(
-          await post(users(server.url), form({ id: userId + 1, name: 'new', profession: 'p' }), 'PUT'),
+          await post(users(server.url), formBody({ id: userId + 1, name: 'new', profession: 'p' }), 'PUT'),
         ),
         'POST update': show(
-          await post(users(server.url), form({ id: userId, name: 'changed', profession: 'p' })),
+          await post(users(server.url), formBody({ id: userId, name: 'changed', profession: 'p' })),
         ),
         'DELETE user': show(await request(`${users(server.url)}/${userId}`, { method: 'DELETE' })),
         'GET list': `${(await request(users(server.url))).status}`,

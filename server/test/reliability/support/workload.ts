@@ -1,6 +1,7 @@
 import type http from 'node:http';
+import { FORM_TYPE, formBody } from '../../../../testing/form.ts';
 import { FAILURE, SUCCESS } from '../../support/http.ts';
-import { createAgent, FORM, form, type Reply, RequestFailed, request } from './client.ts';
+import { createAgent, type Reply, RequestFailed, request } from './client.ts';
 import {
   ABSENT,
   History,
@@ -11,9 +12,6 @@ import {
   userFieldsFor,
 } from './history.ts';
 
-// Result bodies carry no XML declaration (issue 31): the server tests' constants.
-export const SUCCESS_BODY = SUCCESS;
-export const FAILURE_BODY = FAILURE;
 const OUTCOME_UNKNOWN_BODY =
   /^<\?xml [^>]*\?><error><code>outcome_unknown<\/code><message>[^<]+<\/message><\/error>$/;
 const UNAVAILABLE_BODY =
@@ -142,7 +140,7 @@ export async function perform(
   let reply: Reply | undefined;
   let failure: RequestFailed | undefined;
   try {
-    const headers = { 'Content-Type': FORM };
+    const headers = { 'Content-Type': FORM_TYPE };
     if (kind === 'read') reply = await request(`${users}/${userId}`, { agent, timeoutMs });
     else if (kind === 'delete')
       reply = await request(`${users}/${userId}`, { method: 'DELETE', agent, timeoutMs });
@@ -151,7 +149,7 @@ export async function perform(
       reply = await request(viaPath ? `${users}/${userId}` : users, {
         method,
         headers,
-        body: form(fields),
+        body: formBody(fields),
         agent,
         timeoutMs,
       });
@@ -204,9 +202,9 @@ function classify(kind: OpKind, status: number, body: string): Outcome {
     if (status === 404 && body.includes('<code>not_found</code>')) return 'ok';
     return 'unexpected';
   }
-  if (status === 200 && body === SUCCESS_BODY) return 'ok';
+  if (status === 200 && body === SUCCESS) return 'ok';
   const rejectedStatus = kind === 'create' ? 409 : 404;
-  if (status === rejectedStatus && body === FAILURE_BODY) return 'rejected';
+  if (status === rejectedStatus && body === FAILURE) return 'rejected';
   return 'unexpected';
 }
 

@@ -1,9 +1,9 @@
 /**
  * Many users stored fast, straight into Redis in the server's data model, for the tests and the
- * benchmarks that need large lists (shared by server/test and bench/, hence here).
+ * benchmarks that need large lists (shared by server/test and bench/, hence in the kit).
  */
 import type { Redis } from 'ioredis';
-import { USER_KEYS } from '../../server/src/users/keys.ts';
+import { USER_KEYS } from '../server/src/users/keys.ts';
 
 /** The stored value of seeded user i: some carry characters that must be escaped in XML. */
 export function seededUser(i: number): { name: string; profession: string } {

@@ -7,13 +7,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type Dockerode from 'dockerode';
 import type { ContainerRuntimeClient } from 'testcontainers';
 import { freePort } from './free-port.ts';
-import type { TestRedis, TestRedisOptions } from './test-redis.ts';
+import type { TestRedis, TestRedisOptions } from './redis.ts';
+import { pingRedis } from './redis-server.ts';
 
 const REDIS_PORT = 6379;
 const OWNER_LABEL = 'usersvc.test-redis.owner';
@@ -112,26 +112,11 @@ async function ignoreNotModified(action: Promise<unknown>): Promise<void> {
 /** Resolves once Redis answers PING (or asks for a password) on host:port; docker-proxy alone does not. */
 async function untilAnswering(host: string, port: number, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await pingOnce(host, port))) {
+  while (!(await pingRedis(host, port))) {
     if (Date.now() > deadline)
       throw new Error(`Redis on ${host}:${port} did not answer within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-function pingOnce(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (answered: boolean) => {
-      socket.destroy();
-      resolve(answered);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('close', () => done(false));
-    socket.once('data', (data) => done(/^(\+PONG|-NOAUTH)/.test(data.toString())));
-    socket.write('PING\r\n');
-  });
 }
 
 async function listOwned(client: ContainerRuntimeClient): Promise<Dockerode.ContainerInfo[]> {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { startTestRedis, type TestRedis } from '../../../scripts/lib/test-redis.ts';
+import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 
 /** INFO server of the Redis at `url`, as field -> value. */
 async function serverInfo(url: string): Promise<Record<string, string>> {

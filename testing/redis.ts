@@ -1,13 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './free-port.ts';
+import { launchRedisServer, type RedisServerProcess, RedisStartError } from './redis-server.ts';
 
 /**
  * A real Redis for tests: in a container (testcontainers) or a local `redis-server` on a free loopback
- * port, as TEST_REDIS says (auto | container | local, see test-redis-path.ts). Never the shared instance on
+ * port, as TEST_REDIS says (auto | container | local, see redis-path.ts). Never the shared instance on
  * 6379, never a fake.
  */
 export interface TestRedis {
@@ -41,10 +41,10 @@ export interface TestRedisOptions {
 
 /** A Redis on the path TEST_REDIS chose for this process (the choice is printed once). */
 export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
-  const { chooseRedisPath } = await import('./test-redis-path.ts');
+  const { chooseRedisPath } = await import('./redis-path.ts');
   const chosen = await chooseRedisPath();
   if (chosen.kind === 'local') return startLocalRedis(options);
-  const { startContainerRedis } = await import('./test-redis-container.ts');
+  const { startContainerRedis } = await import('./redis-container.ts');
   return startContainerRedis(chosen.client, chosen.image, options);
 }
 
@@ -53,54 +53,63 @@ export function redisServerArgs(port: number, dir: string): string[] {
   return ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no'];
 }
 
-export async function startLocalRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
+/** What only a local redis-server can be asked for (the benches' needs). */
+export interface LocalRedisOptions extends TestRedisOptions {
+  /** How often the append-only file is synced (default 'always'). */
+  appendFsync?: 'always' | 'everysec';
+  /** A unix socket in the data folder instead of TCP (port 0); `url` is then the socket's path. */
+  unixSocket?: boolean;
+  /** Gives up on a start after this long without being ready (default: no limit). */
+  readyTimeoutMs?: number;
+  /** SIGKILL when it has not exited this long after the stop signal (default: wait). */
+  killAfterMs?: number;
+  /** Called with each redis-server process as it is spawned. */
+  onSpawn?: (proc: ChildProcess) => void;
+}
+
+export interface LocalRedis extends TestRedis {
+  /** The unix socket it listens on (with `unixSocket`), else undefined. */
+  readonly socketPath: string | undefined;
+}
+
+export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<LocalRedis> {
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-test-redis-'));
   fs.mkdirSync(dir, { recursive: true });
-  const bin = process.env.REDIS_SERVER_BIN || 'redis-server';
+  const socketPath = options.unixSocket ? path.join(dir, 'redis.sock') : undefined;
   let port = 0;
-  let child: ChildProcess | undefined;
+  let child: RedisServerProcess | undefined;
 
   const launch = async (): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
-      port ||= await freePort();
+      if (!socketPath) port ||= await freePort();
       const args = redisServerArgs(port, dir);
-      args.push('--appendonly', options.appendOnly === false ? 'no' : 'yes', '--appendfsync', 'always');
+      if (socketPath) args.push('--unixsocket', socketPath, '--unixsocketperm', '700');
+      if (options.appendOnly === false) args.push('--appendonly', 'no');
+      else args.push('--appendonly', 'yes', '--appendfsync', options.appendFsync ?? 'always');
       if (options.password) args.push('--requirepass', options.password);
-      const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      proc.stdout?.on('data', (chunk) => {
-        output += chunk;
-      });
-      const ready = await Promise.race([
-        waitForOutput(proc, () => output, 'Ready to accept connections'),
-        once(proc, 'error').then(([err]) => {
-          throw new Error(
-            `could not start ${bin}: ${(err as Error).message}. Install redis-server or set REDIS_SERVER_BIN.`,
-          );
-        }),
-      ]);
-      if (ready) {
-        child = proc;
+      try {
+        child = await launchRedisServer(args, {
+          timeoutMs: options.readyTimeoutMs,
+          onSpawn: options.onSpawn,
+        });
         return;
+      } catch (err) {
+        if (!(err instanceof RedisStartError)) throw err;
+        if (attempt >= 5 || !/Address already in use/.test(err.output)) {
+          throw new Error(`redis-server did not start on ${socketPath ?? `port ${port}`}:\n${err.output}`);
+        }
+        port = 0; // somebody took the port: pick another
       }
-      if (attempt >= 5 || !/Address already in use/.test(output)) {
-        throw new Error(`redis-server did not start on port ${port}:\n${output}`);
-      }
-      port = 0; // somebody took the port: pick another
     }
   };
 
   await launch();
-  const url = options.password
-    ? `redis://:${options.password}@127.0.0.1:${port}`
-    : `redis://127.0.0.1:${port}`;
+  const auth = options.password ? `:${options.password}@` : '';
+  const url = socketPath ?? `redis://${auth}127.0.0.1:${port}`;
   const kill = async (signal: NodeJS.Signals) => {
     const proc = child;
     child = undefined;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = once(proc, 'exit');
-    proc.kill(signal);
-    await exited;
+    await proc?.stop(signal, options.killAfterMs);
   };
   return {
     url,
@@ -109,6 +118,7 @@ export async function startLocalRedis(options: TestRedisOptions = {}): Promise<T
       return port;
     },
     kind: 'local',
+    socketPath,
     get pid() {
       return child?.pid;
     },
@@ -119,27 +129,4 @@ export async function startLocalRedis(options: TestRedisOptions = {}): Promise<T
       if (!options.dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Resolves true once `marker` appears in the output, false if the process exits first. */
-function waitForOutput(proc: ChildProcess, output: () => string, marker: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (output().includes(marker)) {
-        cleanup();
-        resolve(true);
-      }
-    };
-    const onExit = () => {
-      cleanup();
-      resolve(false);
-    };
-    const cleanup = () => {
-      proc.stdout?.off('data', check);
-      proc.off('exit', onExit);
-    };
-    proc.stdout?.on('data', check);
-    proc.on('exit', onExit);
-    check();
-  });
 }

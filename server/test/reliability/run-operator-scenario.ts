@@ -1,7 +1,7 @@
 /**
  * Issue 23's operator scenarios, by hand (see support/operator-scenarios.ts):
- *   node --import tsx server/test/reliability/operator-scenarios.ts stall   # STALLS=10 STALL_MS=3000 GAP_MS=2000 SETTLE_MS=5000
- *   node --import tsx server/test/reliability/operator-scenarios.ts oom
+ *   node --import tsx server/test/reliability/run-operator-scenario.ts stall   # STALLS=10 STALL_MS=3000 GAP_MS=2000 SETTLE_MS=5000
+ *   node --import tsx server/test/reliability/run-operator-scenario.ts oom
  * Prints the figures as JSON.
  */
 import { runOomScenario, runStallScenario } from './support/operator-scenarios.ts';
