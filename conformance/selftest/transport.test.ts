@@ -3,6 +3,9 @@
  * messages below are what Playwright's request context and Node's fetch said against the hostile
  * implementations of impl/hostile/ (recorded once; hostile.test.ts runs the suite against them).
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { transportFailure } from '../support/transport.ts';
 
@@ -59,4 +62,15 @@ describe('naming a request without a usable answer (support/transport.ts)', () =
       expect(found?.kind).to.equal(kind);
       if (text) expect(found?.text).to.match(text);
     });
+});
+
+describe('a safe request on a connection closed before any answer (support/http.ts)', () => {
+  it('is sent again once on a new connection; a change is not', () => {
+    // support/http.ts needs tsx (parameter properties), not the type stripping this self-test runs with.
+    const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tools', 'closed-connection.ts');
+    const out = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' }));
+    expect(out.get).to.deep.equal({ status: 200, text: '<a>1</a>', connections: 2 });
+    expect(out.put.error).to.match(/^connection closed before any answer to PUT/);
+    expect(out.put.connections).to.equal(1);
+  });
 });
