@@ -1,6 +1,6 @@
 /** The one form encoder of the tests and benches: a PUT's or POST's `application/x-www-form-urlencoded` body. */
 
-export const FORM_TYPE = 'application/x-www-form-urlencoded';
+export { FORM_TYPE } from '../server/src/http/form.ts';
 
 /**
  * How names and values are written:

@@ -1,5 +1,8 @@
 import { BadRequestError } from '../errors.ts';
 
+/** The media type of the bodies parseForm reads. */
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../errors.ts';
+import { FORM_TYPE } from '../http/form.ts';
 
 /**
  * What a route says about itself for the OpenAPI description, given where it is declared
@@ -26,7 +27,6 @@ export type RouteDescription = RouteDoc | ((path: { allow: string }) => RouteDoc
 
 export const XML = 'application/xml';
 export const JSON_TYPE = 'application/json';
-export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 export const ref = (name: string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 export const xmlOf = (schema: string) => ({ [XML]: { schema: ref(schema) } });

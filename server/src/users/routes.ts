@@ -1,7 +1,7 @@
 import type { Request, Response } from 'restify';
 import { NotFoundError } from '../errors.ts';
 import { readBody, requireMediaType } from '../http/body.ts';
-import { parseForm } from '../http/form.ts';
+import { FORM_TYPE, parseForm } from '../http/form.ts';
 import type { ResourceGroup } from '../http/groups.ts';
 import { sendXml } from '../http/send.ts';
 import { answer, formBody, pathParameter, type RouteDoc, ref, xmlOf } from '../openapi/describe.ts';
@@ -14,7 +14,6 @@ import type { UserStore } from './store.ts';
 const PREFIX = '/UserService/users';
 const COLLECTION = '';
 const ITEM = '/:userid';
-const FORM = 'application/x-www-form-urlencoded';
 
 /** The description documents the `http` statuses of failure results (the Result schema says `original`'s). */
 const DESCRIBED_FAILURES = FAILURE_STATUSES.http;
@@ -58,7 +57,7 @@ const operationsDoc =
   });
 
 async function readUserForm(req: Request): Promise<Array<[string, string]>> {
-  requireMediaType(req, FORM);
+  requireMediaType(req, FORM_TYPE);
   return parseForm(await readBody(req));
 }
 
