@@ -42,7 +42,7 @@ export async function call(base: string, method: string, path: string, body?: Bo
   } = await checkedCall(`${base}${path}`, {
     method,
     headers,
-    body: payload ?? null,
+    body: payload,
   });
   let parsed: unknown;
   try {

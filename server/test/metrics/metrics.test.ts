@@ -1,14 +1,11 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';
-import { FORM_TYPE, formBody } from '../../../testing/form.ts';
 import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { loadConfig } from '../../src/config.ts';
 import { describeService } from '../../src/service.ts';
 import { type ChildServer, startChildServer } from '../reliability/support/child-server.ts';
-import { request } from '../reliability/support/client.ts';
 import { call, sendForm } from '../support/http.ts';
-import { openApiChecker } from '../support/openapi-check.ts';
 import { startTestService, suiteService } from '../support/service.ts';
 
 interface Sample {
@@ -248,29 +245,20 @@ describe('metrics: PROCESSES=2, one scrape sums every process', function () {
 
   it('after a known number of requests over new connections (spread over both workers), each scrape shows the total', async () => {
     const N = 40;
-    const checker = openApiChecker();
     for (let i = 0; i < N; i++) {
-      // A new connection per request: the primary hands each to the next worker.
-      const url = `${server.url}/UserService/users/1`;
-      const reply = await request(url);
-      checker.check(
-        'GET',
-        url,
-        reply.status,
-        new Headers(reply.headers as Record<string, string>),
-        reply.body,
-      );
+      // call() opens a new connection per request: the primary hands each to the next worker.
+      const reply = await call(`${server.url}/UserService/users/1`);
       expect(reply.status, reply.body).to.equal(200);
     }
-    const put = await request(`${server.url}/UserService/users`, {
-      method: 'PUT',
-      headers: { 'Content-Type': FORM_TYPE },
-      body: formBody({ id: 77, name: 'n', profession: 'p' }),
+    const put = await sendForm(`${server.url}/UserService/users`, 'PUT', {
+      id: 77,
+      name: 'n',
+      profession: 'p',
     });
     expect(put.status).to.equal(200);
     // Several scrapes, each on a new connection, so both workers answer one: all show the same sums.
     for (let i = 0; i < 4; i++) {
-      const reply = await request(`${server.url}/metrics`);
+      const reply = await call(`${server.url}/metrics`);
       expect(reply.status, reply.body).to.equal(200);
       const samples = parseExposition(reply.body);
       expect(

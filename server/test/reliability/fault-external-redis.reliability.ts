@@ -1,8 +1,8 @@
 import { expect } from 'chai';
+import { request } from '../../../testing/http.ts';
 import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { sleep } from './support/child-server.ts';
-import { request } from './support/client.ts';
 import { describeAnomalies, maxOf, ms, percentile, printFigures } from './support/figures.ts';
 import { type Op, tally } from './support/history.ts';
 import { range, readFinalState, runWorkload } from './support/workload.ts';

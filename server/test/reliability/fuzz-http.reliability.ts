@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
+import { request } from '../../../testing/http.ts';
 import {
   type ChildServer,
   disposeChildServer,
@@ -8,7 +9,6 @@ import {
   serverCommand,
   startChildServer,
 } from './support/child-server.ts';
-import { request } from './support/client.ts';
 import { descriptorCount, descriptorCountBesidesUnixSockets, exchange } from './support/exchange.ts';
 import { ms, printFigures } from './support/figures.ts';
 import { type FuzzCase, fuzzCase } from './support/http-grammar.ts';

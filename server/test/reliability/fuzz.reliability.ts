@@ -2,11 +2,10 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
-import { rawRequest } from '../../../testing/http.ts';
+import { rawRequest, request } from '../../../testing/http.ts';
 import { USER_KEYS } from '../../src/users/keys.ts';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
 import { LEAK, raw } from './support/hostile-cases.ts';
 

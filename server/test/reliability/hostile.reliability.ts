@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
-import { rawRequest } from '../../../testing/http.ts';
+import { rawRequest, request } from '../../../testing/http.ts';
 import { startTestRedis, type TestRedis } from '../../../testing/redis.ts';
 import { isXmlText } from '../../src/http/xml.ts';
 import { dumpDiff, dumpRedis } from '../support/dump.ts';
 import { FAILURE } from '../support/http.ts';
 import { type ChildServer, disposeChildServer, startChildServer } from './support/child-server.ts';
-import { request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
 import { tally } from './support/history.ts';
 import { ALL_CASES, type HostileCase, LEAK } from './support/hostile-cases.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
-import { rawRequest } from '../../../testing/http.ts';
+import { connectRefused, rawRequest, request } from '../../../testing/http.ts';
 import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { USER_KEYS } from '../../src/users/keys.ts';
 import { SUCCESS } from '../support/http.ts';
@@ -17,7 +17,6 @@ import {
   startChildServer,
   tempDir,
 } from './support/child-server.ts';
-import { connectRefused, request } from './support/client.ts';
 import { printFigures } from './support/figures.ts';
 
 /** Children of `pid`, each with its command line (Linux /proc). */

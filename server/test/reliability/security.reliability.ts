@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
 import { freePort } from '../../../testing/free-port.ts';
-import { openRaw, rawRequest } from '../../../testing/http.ts';
+import { openRaw, rawRequest, request } from '../../../testing/http.ts';
 import { startLocalRedis, type TestRedis } from '../../../testing/redis.ts';
 import { launchRedisServer, RedisStartError } from '../../../testing/redis-server.ts';
 import { dumpRedis } from '../support/dump.ts';
@@ -18,7 +18,6 @@ import {
   startChildServer,
   tempDir,
 } from './support/child-server.ts';
-import { request } from './support/client.ts';
 import { maxOf, ms, percentile, printFigures } from './support/figures.ts';
 import { LEAK } from './support/hostile-cases.ts';
 

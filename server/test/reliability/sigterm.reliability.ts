@@ -3,7 +3,7 @@ import type net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
-import { openRaw, rawRequest } from '../../../testing/http.ts';
+import { connectRefused, openRaw, rawRequest, request } from '../../../testing/http.ts';
 import { SUCCESS } from '../support/http.ts';
 import {
   type ChildServer,
@@ -14,7 +14,6 @@ import {
   sleep,
   startChildServer,
 } from './support/child-server.ts';
-import { connectRefused, request } from './support/client.ts';
 import { ms, printFigures } from './support/figures.ts';
 
 function readAof(dir: string): string {

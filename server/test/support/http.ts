@@ -1,5 +1,5 @@
 import { FORM_TYPE, formBody } from '../../../testing/form.ts';
-import { sendRaw } from '../../../testing/http.ts';
+import { request, sendRaw } from '../../../testing/http.ts';
 import { openApiChecker } from './openapi-check.ts';
 
 /**
@@ -13,9 +13,25 @@ export interface Answer {
   body: string;
 }
 
-export async function call(url: string, init: RequestInit = {}): Promise<Answer> {
-  const res = await fetch(url, init);
-  const answer = { status: res.status, headers: res.headers, body: await res.text() };
+/** What the tests send. */
+export interface CallInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+/**
+ * One request through the test kit's client, on a new connection (so requests spread over the
+ * processes of a PROCESSES=N server), with only the headers given: none of fetch's defaults
+ * (Accept, User-Agent, a text/plain Content-Type for a string body), which the server reads none of.
+ */
+export async function call(url: string, init: CallInit = {}): Promise<Answer> {
+  const reply = await request(url, init);
+  // From the header lines, so that a repeated header reads as one, its values joined with ', '.
+  const headers = new Headers();
+  for (let i = 0; i < reply.rawHeaders.length; i += 2)
+    headers.append(reply.rawHeaders[i] as string, reply.rawHeaders[i + 1] as string);
+  const answer = { status: reply.status, headers, body: reply.body };
   openApiChecker().check(init.method ?? 'GET', url, answer.status, answer.headers, answer.body);
   return answer;
 }

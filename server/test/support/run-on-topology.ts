@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../../testing/free-port.ts';
-import { waitForStatus } from '../reliability/support/client.ts';
+import { waitForStatus } from '../../../testing/http.ts';
 import { startTopology, type TopologyKind } from './topologies.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');

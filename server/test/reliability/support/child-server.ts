@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../../../testing/free-port.ts';
-import { waitForStatus } from './client.ts';
+import { waitForStatus } from '../../../../testing/http.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const DIST_MAIN = path.join(ROOT, 'dist/server/src/main.js');

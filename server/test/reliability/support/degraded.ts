@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { FORM_TYPE, formBody } from '../../../../testing/form.ts';
+import { createAgent, request } from '../../../../testing/http.ts';
 import { sleep } from './child-server.ts';
-import { createAgent, request } from './client.ts';
 import { describeAnomalies, maxOf, ms, printFigures } from './figures.ts';
 import { tally } from './history.ts';
 import { range, readFinalState, restrict, runWorkload } from './workload.ts';

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { FORM_TYPE, formBody } from '../../../../testing/form.ts';
+import { createAgent, request } from '../../../../testing/http.ts';
 import { startLocalRedis } from '../../../../testing/redis.ts';
 import { disposeChildServer, sleep, startChildServer } from './child-server.ts';
-import { createAgent, request } from './client.ts';
 import { tally } from './history.ts';
 
 /**

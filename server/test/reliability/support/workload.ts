@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { FORM_TYPE, formBody } from '../../../../testing/form.ts';
+import { createAgent, type Reply, RequestFailed, request } from '../../../../testing/http.ts';
 import { FAILURE, SUCCESS } from '../../support/http.ts';
-import { createAgent, type Reply, RequestFailed, request } from './client.ts';
 import {
   ABSENT,
   History,

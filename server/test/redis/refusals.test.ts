@@ -10,7 +10,7 @@ import { skipOnTopology } from '../support/topologies.ts';
  * users, JSON under /apps), nothing changes, reads keep working, /readyz says 503 with the reason, and
  * everything is accepted again as soon as Redis accepts it, with no restart.
  */
-describe('runtime: a Redis that refuses changes (maxmemory OOM, read-only replica)', () => {
+describe('redis: a Redis that refuses changes (maxmemory OOM, read-only replica)', () => {
   let svc: TestService;
   let admin: Redis;
   before(async function () {

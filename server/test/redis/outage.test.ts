@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { call, SUCCESS, sendForm } from '../support/http.ts';
 import { suiteService } from '../support/service.ts';
 
-describe('runtime: an external Redis (REDIS_URL) that goes away and comes back', () => {
+describe('redis: an external Redis (REDIS_URL) that goes away and comes back', () => {
   const svc = suiteService();
 
   it('answers 503 with an <error> body within 2 s while Redis is down, then serves again without a restart', async () => {

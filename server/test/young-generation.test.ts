@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { YOUNG_GENERATION_MAX_BYTES } from '../../src/young-generation.ts';
+import { YOUNG_GENERATION_MAX_BYTES } from '../src/young-generation.ts';
 
 const run = promisify(execFile);
-const MODULE = path.resolve(import.meta.dirname, '../../src/young-generation.ts');
+const MODULE = path.resolve(import.meta.dirname, '../src/young-generation.ts');
 
 /**
  * A process that holds the young generation (or not), then allocates for 2 s while keeping some of it

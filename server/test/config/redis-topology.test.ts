@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../src/config.ts';
 import { targetFromConfig } from '../../src/redis/connect.ts';
 
-describe('runtime: the Redis topology and WAIT settings', () => {
+describe('config: the Redis topology and WAIT settings', () => {
   it('a single Redis (REDIS_URL or embedded) waits for no replica by default', () => {
     expect(loadConfig({}).redisWaitReplicas).to.equal(0);
     const config = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6390' });

@@ -11,7 +11,7 @@ import {
   accessLineBase,
   formatAccessLine,
   TurnBatchedDestination,
-} from '../../src/logging.ts';
+} from '../src/logging.ts';
 
 /** The line pino itself writes for `logger.info(entry, 'request')` at a fixed time. */
 function pinoLine(entry: AccessEntry, time: number): string {
@@ -96,7 +96,7 @@ describe('logging', () => {
   it('a process that logs and exits at once still writes every line (flushed at exit)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-logging-'));
     const script = path.join(dir, 'exit-now.mts');
-    const logging = path.resolve(import.meta.dirname, '../../src/logging.ts');
+    const logging = path.resolve(import.meta.dirname, '../src/logging.ts');
     fs.writeFileSync(
       script,
       `import { createLogger } from ${JSON.stringify(logging)};

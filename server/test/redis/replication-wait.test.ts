@@ -5,7 +5,7 @@ import { call, sendForm } from '../support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 /** WAIT on a Redis that has no replica: no change can be confirmed, so none may be answered success. */
-describe('runtime: a change not confirmed by enough replicas is answered 504, never success', () => {
+describe('redis: a change not confirmed by enough replicas is answered 504, never success', () => {
   let svc: TestService;
   before(async () => {
     svc = await startTestService({ redisWaitReplicas: 1, redisWaitTimeoutMs: 100 });

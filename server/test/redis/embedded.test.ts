@@ -17,7 +17,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
-describe('runtime: the embedded Redis (no REDIS_URL)', () => {
+describe('redis: the embedded Redis (no REDIS_URL)', () => {
   let dataDir: string;
   let service: RunningService | undefined;
   const start = async () => {
