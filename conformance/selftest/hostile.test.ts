@@ -168,6 +168,32 @@ describe('hostile implementations: a clear report in bounded time, no process le
     });
   }
 
+  it('a run ended by SIGTERM to its whole process group leaves no instance behind', async () => {
+    const pidFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-sigterm-')), 'pids');
+    // The shell's pid is the implementation's once it execs: every instance started records its own.
+    const start = `echo $$ >> ${pidFile}; exec node ${path.join(here, 'impl/server.mjs')} --port {port} --data {data}`;
+    const child = spawn(process.execPath, [CLI], {
+      cwd: pkg,
+      detached: true,
+      env: suiteEnv(path.dirname(pidFile), { CONFORMANCE_START_COMMAND: start }),
+      stdio: 'ignore',
+    });
+    const pids = () =>
+      fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+    // Rules under way: the shared instance and, past the first rules, a fresh one or more.
+    for (let i = 0; i < 600 && pids().length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(pids().length, 'instances started').to.be.greaterThan(1);
+    process.kill(-(child.pid as number), 'SIGTERM');
+    await once(child, 'exit');
+    let left = pids().filter(running);
+    for (let i = 0; i < 30 && left.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      left = pids().filter(running);
+    }
+    for (const pid of left) process.kill(pid, 'SIGKILL');
+    expect(left, 'instances still running after the run was ended').to.deep.equal([]);
+  });
+
   it('a rule that Playwright times out could not finish, and says how far it got', async () => {
     const IMPL = path.join(here, 'impl/server.mjs');
     // The worker is never removed, and the rule would wait 30 s for it: 5 s are all it gets.

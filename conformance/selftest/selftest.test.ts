@@ -381,7 +381,7 @@ describe('conformance suite self-test', () => {
   // (COMPOUNDS) by its signature. The whole suite, with its default settings: the report lists exactly
   // the declared defects, each once, and no rule is reported "could not set up".
   for (const [name, compound] of Object.entries(COMPOUNDS)) {
-    it(`compound ${name} (${compound.wrong}): exactly its ${compound.defects.length} defects${compound.brokenForGood ? ', and the races it meets before its state breaks' : ', 0 could not set up'}`, async () => {
+    it(`compound ${name} (${compound.wrong}): exactly its ${compound.defects.length} defects, 0 could not set up`, async () => {
       // The hand-written rules' defects: the explorer (EXP-*) on compounds is measured on its own
       // (docs/exploration.md), where it may name a consequence the model reads differently.
       const run = await runSuite({ CONFORMANCE_START_COMMAND: command(name) }, [
@@ -390,14 +390,8 @@ describe('conformance suite self-test', () => {
         'EXP-',
       ]);
       const listed = run.summary.defects.map((d) => signatureKey(d.signature));
-      const maybe = compound.brokenForGood?.racesBeforeBreaking ?? [];
-      expect(
-        listed.filter((d) => !maybe.includes(d)).sort(),
-        `defects of ${name}\n${run.output}`,
-      ).to.deep.equal([...compound.defects].sort());
-      // A service whose data file is torn answers 500 to everything after: a rule that starts then cannot
-      // reach its state by any operation (the corruption is the defect named); elsewhere, none.
-      if (!compound.brokenForGood) expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
+      expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal([...compound.defects].sort());
+      expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
       caught.push(
         `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
       );

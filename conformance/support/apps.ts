@@ -3,6 +3,7 @@
  * `POST /apps/{app_id}/domains {"hostname"}` and `POST /apps/{app_id}/workers {"command"}` (see the
  * README) and skips the rules, with the reason, when an implementation cannot create them that way.
  */
+import { ExchangeFailure } from './failures.ts';
 import { type Reply, randomText, show } from './http.ts';
 import { setting } from './options.mjs';
 import type { RuleContext } from './rule.ts';
@@ -23,7 +24,7 @@ export function jsonOf(reply: Reply): unknown {
   try {
     return JSON.parse(reply.text);
   } catch {
-    throw new Error(`the body is not JSON: ${show(reply)}`);
+    throw new ExchangeFailure(`the body is not JSON: ${show(reply)}`, reply.exchange);
   }
 }
 
@@ -72,7 +73,11 @@ export async function create(
   const path = `/apps/${app}/${kind}/${encodeURIComponent(id as string)}`;
   ctx.cleanup(async () => {
     const removal = await ctx.api.send('DELETE', path);
-    if (removal.status >= 500) throw new Error(`DELETE of the rule's own ${path} answered ${show(removal)}`);
+    if (removal.status >= 500)
+      throw new ExchangeFailure(
+        `DELETE of the rule's own ${path} answered ${show(removal)}`,
+        removal.exchange,
+      );
   });
   return { reply, body: body as Json, id: id as string, path };
 }

@@ -2,7 +2,7 @@
  * What a rule can end on besides a plain assertion, each carrying what the report needs:
  *
  * - ExchangeFailure: one answer disagreed with the spec; it carries that exchange, so the report shows
- *   the one that disagreed (not the last one, nor one found by matching the message).
+ *   the one that disagreed (not the last one sent). `expectOn` and `failOn` (support/http.ts) throw it.
  * - CouldNotFinish: the rule stopped before it could check what it checks, for want of time or of an
  *   implementation to ask (no answer within the bound, a body that never ended, the implementation
  *   exited): reported "could not finish", like "could not set up", never as a failure. OutOfTimeError is

@@ -5,7 +5,10 @@
  * - `exited`: the shared instance exited during the run (written by global setup, which started it);
  * - `unresponsive`: a request got no answer, or an answer whose body never ended, within the bound.
  *   Later requests of the run are not sent: each would wait as long again, and the run would take
- *   rules × bound; the rules that would have sent them could not finish, and say why.
+ *   rules × bound; the rules that would have sent them could not finish, and say why;
+ * - `broken`: the shared instance answers every request with a server error after a rule found its
+ *   state corrupted. Where the suite can start instances, each later rule runs on one of its own, so
+ *   that one defect does not hide the rest (support/rule.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,3 +41,5 @@ export const exited = () => read('exited');
 export const markExited = (text: string) => write('exited', text);
 export const unresponsive = () => read('unresponsive');
 export const markUnresponsive = (text: string) => write('unresponsive', text);
+export const sharedBroken = () => read('broken');
+export const markSharedBroken = (text: string) => write('broken', text);

@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
-import { type APIRequestContext, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
 import { CouldNotFinish, ExchangeFailure } from './failures.ts';
 import { formEncode } from './form.ts';
 import { exited, markUnresponsive, unresponsive } from './health.ts';
@@ -61,6 +61,40 @@ export function mediaType(reply: Reply): MediaType | undefined {
 /** Fails the rule on this answer: the report shows this exchange. */
 export function failOn(reply: Reply, message: string): never {
   throw new ExchangeFailure(`${message}\n${show(reply)}`, reply.exchange);
+}
+
+/**
+ * `expect(value)` about one answer (`reply`, when there is one): a failed matcher's message ends with
+ * the answer and the failure carries its exchange, so the report shows the exchange that disagreed.
+ */
+export function expectOn<T>(reply: Reply | undefined, value: T, what?: string): ReturnType<typeof expect<T>> {
+  const message = reply ? (what ? `${what}: ${show(reply)}` : show(reply)) : what;
+  return carrying(expect(value, message), reply?.exchange);
+}
+
+/** The matchers (and `.not`'s) with each failure rethrown as an ExchangeFailure carrying `exchange`. */
+function carrying<M extends object>(matchers: M, exchange: Exchange | undefined): M {
+  const rethrow = (err: unknown): never => {
+    if (!(err instanceof Error)) throw err;
+    const failure = new ExchangeFailure(err.message, exchange);
+    failure.stack = err.stack;
+    throw failure;
+  };
+  return new Proxy(matchers, {
+    get(target, key) {
+      const member = Reflect.get(target, key);
+      if (typeof member === 'object' && member !== null) return carrying(member, exchange);
+      if (typeof member !== 'function') return member;
+      return (...args: unknown[]) => {
+        try {
+          const result = member.apply(target, args);
+          return result instanceof Promise ? result.catch(rethrow) : result;
+        } catch (err) {
+          return rethrow(err);
+        }
+      };
+    },
+  });
 }
 
 const said = (reply: Reply) => `${reply.method} ${reply.path} answered`;
@@ -242,24 +276,6 @@ export class ExchangeLog {
     this.progress?.(
       `${this.exchanges.length} requests answered; waiting for the answer to ${method} ${path} since ${new Date().toISOString()}`,
     );
-  }
-
-  /**
-   * The exchange that decided a failure: the last one whose `METHOD path → status` the message quotes
-   * (how show() writes a reply), else the last one sent.
-   */
-  deciding(message: string): Exchange | undefined {
-    const quoted = [...message.matchAll(/\b([A-Z]+) (\S+) → (\d{3})/g)].reverse();
-    for (const [, method, path, status] of quoted) {
-      const found = this.exchanges.findLast(
-        (e) =>
-          e.request.method === method &&
-          e.request.url.endsWith(path as string) &&
-          String(e.response.status) === status,
-      );
-      if (found) return found;
-    }
-    return this.exchanges.at(-1);
   }
 }
 

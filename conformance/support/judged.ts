@@ -32,9 +32,10 @@ import {
 } from '../model/index.ts';
 import { type Api, type Exchange, type ExchangeLog, type Reply, show } from './http.ts';
 
-/** A disagreement met by a rule, with the answer it was met in (as show() writes it, for the report's exchange). */
+/** A disagreement met by a rule, with the answer it was met in: as show() writes it, and its exchange (for the report). */
 export interface Finding extends Disagreement {
-  exchange: string;
+  shown: string;
+  exchange: Exchange | undefined;
 }
 
 /** What one rule learnt: its findings (each signature once), the choices held, the model state per target. */
@@ -52,7 +53,7 @@ export class RuleModel {
       const key = signatureKey(d.signature);
       if (this.keys.has(key)) continue;
       this.keys.add(key);
-      this.findings.push({ ...d, exchange: show(reply) });
+      this.findings.push({ ...d, shown: show(reply), exchange: reply.exchange });
     }
   }
 
@@ -350,6 +351,13 @@ export async function ensureUser(
     if (seen && (sameUser(wanted, seen) || kind === 'put')) return { stored: true, steps };
   }
   return { stored: false, steps };
+}
+
+/** How many times each outcome (or status) came. */
+export function tally(outcomes: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const o of outcomes) counts[o] = (counts[o] ?? 0) + 1;
+  return counts;
 }
 
 /**

@@ -10,13 +10,13 @@
  *
  * Annotations the reporter reads: `setup-error` (could not set up), `unfinished` (could not finish: a
  * CouldNotFinish was thrown), `progress` (how far the rule got: kept up to date, and left only on a rule
- * that Playwright timed out). A failure attaches the exchange it carries (support/failures.ts), else the
- * one its message quotes.
+ * that Playwright timed out). A failure attaches the exchange it carries (support/failures.ts; `expectOn`
+ * and `failOn` in support/http.ts make such failures), else the last one the rule sent.
  */
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
 import { ruleById, statusOf } from '../rules.ts';
 import { CouldNotFinish, carriedExchange, RuleSkipped } from './failures.ts';
-import { exited } from './health.ts';
+import { exited, markSharedBroken, sharedBroken } from './health.ts';
 import { Api, type Exchange, ExchangeLog } from './http.ts';
 import { corruption, headBody, modelOf, representationOf, restarted } from './judged.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
@@ -34,6 +34,12 @@ export interface RuleContext {
   cleanup(fn: () => Promise<unknown>): void;
   /** Runs a set-up step: whatever it throws is reported as `could not set up: <step>: <error>`. */
   setup<T>(step: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * After server errors: when the instance the rule is on answers every request with one (its state
+   * broken for good), the rule goes on on an instance of its own, where one can be started (`api` then
+   * points at it). True when it moved.
+   */
+  moveIfBroken(): Promise<boolean>;
   /** Records an observation in the report (INFO rules, and useful context for the others). */
   observe(text: string): void;
   /** Skips the rule with a reason. */
@@ -137,6 +143,7 @@ export function rule(
             throw new SetupError(step, firstLine(err), carriedExchange(err));
           }
         },
+        moveIfBroken: () => moveIfBroken(),
         observe,
         skip,
       };
@@ -150,13 +157,12 @@ export function rule(
        * `signature` annotation (the report groups them into defects), and a rule with a disagreement
        * of its level fails with it, ahead of whatever symptom its own assertion then met.
        */
-      type Thrown = { error: unknown; decidedBy?: string };
+      type Thrown = { error: unknown; decidedBy?: Exchange };
+      /** The exchange a failure carries, else the last one the rule sent. */
+      const exchangeOf = (err: unknown) => carriedExchange(err) ?? log.exchanges.at(-1);
       const judged = async (found: Thrown | undefined): Promise<Thrown | undefined> => {
         // A server error that decided the rule, while every request fails: the service's state is broken.
-        const decided =
-          found &&
-          (carriedExchange(found.error) ??
-            log.deciding(String((found.error as Error)?.message ?? found.error)));
+        const decided = found && exchangeOf(found.error);
         const message = String((found?.error as Error)?.message ?? found?.error);
         const serverError =
           decided?.response.status !== undefined &&
@@ -171,6 +177,7 @@ export function rule(
               headers: decided.response.headers,
               body: Buffer.from(decided.response.body),
               text: decided.response.body,
+              exchange: decided,
             });
         }
         const findings = modelOf(log).findings;
@@ -198,10 +205,7 @@ export function rule(
               description: JSON.stringify({ ...d.signature, level: d.level, message: d.message }),
             });
           }
-          const wrong = representationOf(
-            carriedExchange(found.error) ??
-              log.deciding(String((found.error as Error)?.message ?? found.error)),
-          );
+          const wrong = representationOf(exchangeOf(found.error));
           if (wrong)
             testInfo.annotations.push({
               type: 'signature',
@@ -211,12 +215,40 @@ export function rule(
         if (!failing.length || found?.error instanceof SetupError) return found;
         const then = found ? `\nthen: ${firstLine(found.error)}` : '';
         return {
-          error: new Error(`${failing.map((f) => `${f.message}\n  ${f.exchange}`).join('\n')}${then}`),
+          error: new Error(`${failing.map((f) => `${f.message}\n  ${f.shown}`).join('\n')}${then}`),
           decidedBy: failing[0]?.exchange,
         };
       };
+      /** What shows the instance at `baseUrl` broken for good (its list answers a server error), or undefined. */
+      const brokenFor = async (baseUrl: string) => {
+        const found = await corruption(new Api(request, baseUrl, new ExchangeLog(), exited)).catch(
+          () => undefined,
+        );
+        return found?.message;
+      };
+      /** Moves the rest of the rule onto an instance of its own, stopped after every other cleanup. */
+      const moveToOwnInstance = async (why: string) => {
+        const instance = await ctx.setup('start an instance of its own', () =>
+          startFreshInstance((text) => testInfo.annotations.push({ type: 'warning', description: text })),
+        );
+        cleanups.unshift(() => instance.stop());
+        ctx.api = new Api(request, instance.url, log, () => instance.exited());
+        observe(`ran on an instance of its own: ${why}`);
+      };
+      const moveIfBroken = async () => {
+        if (target.noFreshReason) return false;
+        const reason = await brokenFor(ctx.api.baseUrl);
+        if (!reason) return false;
+        if (ctx.api.baseUrl === target.baseUrl) markSharedBroken(reason);
+        await moveToOwnInstance(`the one it was on broke (${reason})`);
+        return true;
+      };
       let thrown: Thrown | undefined;
       try {
+        // The shared instance broken for good (an earlier rule found its state corrupted, and it still
+        // answers server errors): the corruption must not stop every later rule before it checks anything.
+        const broken = sharedBroken();
+        if (broken && !target.noFreshReason) await moveToOwnInstance(`the shared one is broken (${broken})`);
         if (recordsOnly) {
           try {
             await body(ctx);
@@ -241,13 +273,9 @@ export function rule(
             type: 'unfinished',
             description: `could not finish: ${err.message} (${log.exchanges.length} requests of the rule answered before)`,
           });
-        // The exchange the model's finding names; else the one the failure carries; else the one its message quotes.
+        // The exchange the model's finding names; else the one the failure carries; else the last one sent.
         const exchange =
-          isSkip(err) || err instanceof CouldNotFinish
-            ? undefined
-            : thrown.decidedBy
-              ? log.deciding(thrown.decidedBy)
-              : (carriedExchange(err) ?? log.deciding(String((err as Error)?.message ?? err)));
+          isSkip(err) || err instanceof CouldNotFinish ? undefined : (thrown.decidedBy ?? exchangeOf(err));
         if (exchange) await attachExchange(exchange);
       }
       const problems: string[] = [];
@@ -276,6 +304,14 @@ export function rule(
       }
       if (cleanupError && recordsOnly) observe(cleanupError);
       else if (cleanupError) testInfo.annotations.push({ type: 'cleanup-error', description: cleanupError });
+      // The corruption met on the shared instance: recorded for the later rules when it still answers so.
+      const corrupted = testInfo.annotations.some(
+        (a) => a.type === 'signature' && JSON.parse(a.description as string).aspect === 'corrupted',
+      );
+      if (corrupted && !target.noFreshReason && !sharedBroken()) {
+        const reason = await brokenFor(target.baseUrl);
+        if (reason) markSharedBroken(reason);
+      }
       // A failed cleanup is this rule's own failure, but never hides the body's error.
       if (thrown?.error instanceof RuleSkipped) test.skip(true, thrown.error.message);
       if (thrown) throw thrown.error;

@@ -36,13 +36,22 @@ class NoAnswer extends Error {}
  * that timed out, a crash), they are killed with it rather than left running detached.
  */
 const running = new Set<number>();
-process.once('exit', () => {
+const killRunning = () => {
   for (const pgid of running) {
     try {
       process.kill(-pgid, 'SIGKILL');
     } catch {}
   }
-});
+};
+process.once('exit', killRunning);
+// A SIGTERM ends a process without running its 'exit' handlers. Where nothing else handles it (the
+// runner, which holds the shared instance; Playwright's workers ignore the signal and end with the
+// runner), the groups are killed first, then the process ends as the signal would have ended it.
+if (process.listenerCount('SIGTERM') === 0)
+  process.once('SIGTERM', () => {
+    killRunning();
+    process.kill(process.pid, 'SIGTERM');
+  });
 
 /** Receives what a rule should report about its instance (a stop that needed SIGKILL). */
 export type Warn = (text: string) => void;

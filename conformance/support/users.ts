@@ -12,6 +12,7 @@ import { apply, judge, type Operation, type State, sharedState } from '../model/
 import { ExchangeFailure } from './failures.ts';
 import {
   type Api,
+  expectOn,
   expectSuccess,
   type Reply,
   randomId,
@@ -162,7 +163,7 @@ const SITUATION: Record<string, Record<'success' | 'failure', Operation>> = {
 export function expectOutcome(reply: Reply, outcome: 'success' | 'failure', api: Api): void {
   const op = SITUATION[reply.method]?.[outcome];
   if (!op) {
-    expect(resultOf(reply), show(reply)).toBe(outcome);
+    expectOn(reply, resultOf(reply)).toBe(outcome);
     return;
   }
   // A state in which the write has the situation the rule says: the id exists for a success of POST or
@@ -189,9 +190,10 @@ export function expectSameUser(actual: User | undefined, expected: NewUser, what
 export async function expectStored(api: Api, user: NewUser, what: string): Promise<void> {
   expectSameUser(await api.readUser(user.id), user, `${what} (GET by id)`);
   const found = await listed(api, user.id);
-  expect(
+  expectOn(
+    found.reply,
     found.broken,
-    `${what}: user elements with id ${user.id} lacking a name or profession: ${show(found.reply)}`,
+    `${what}: user elements with id ${user.id} lacking a name or profession`,
   ).toBe(0);
   expect(found.users.length, `${what}: times user ${user.id} appears in the list`).toBe(1);
   expectSameUser(found.users[0], user, `${what} (list)`);
@@ -200,8 +202,7 @@ export async function expectStored(api: Api, user: NewUser, what: string): Promi
 export async function expectAbsent(api: Api, id: number | string, what: string): Promise<void> {
   expect(await api.readUser(id), `${what}: GET by id still serves user ${id}`).toBeUndefined();
   const found = await listed(api, id);
-  expect(
-    found.users.length + found.broken,
-    `${what}: user ${id} is still in the list: ${show(found.reply)}`,
-  ).toBe(0);
+  expectOn(found.reply, found.users.length + found.broken, `${what}: user ${id} is still in the list`).toBe(
+    0,
+  );
 }

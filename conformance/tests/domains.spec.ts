@@ -11,15 +11,15 @@ import {
   ok,
   UUID,
 } from '../support/apps.ts';
-import { expectJsonUtf8, mediaType, type Reply, randomText, show } from '../support/http.ts';
+import { expectJsonUtf8, expectOn, mediaType, type Reply, randomText } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
 
 const FIELDS = ['id', 'hostname', 'created_at', 'updated_at'] as const;
 
 function expectFullDomain(body: unknown, reply: Reply): asserts body is Json {
-  expect(isObject(body), `a JSON object: ${show(reply)}`).toBe(true);
+  expectOn(reply, isObject(body), 'a JSON object').toBe(true);
   const missing = FIELDS.filter((f) => typeof (body as Json)[f] !== 'string' || (body as Json)[f] === '');
-  expect(missing, `domain fields missing or not strings: ${show(reply)}`).toEqual([]);
+  expectOn(reply, missing, 'domain fields missing or not strings').toEqual([]);
 }
 
 function formatProblems(body: Json): string[] {
@@ -87,9 +87,10 @@ test(
       );
     const body = jsonOf(reply);
     expectFullDomain(body, reply);
-    expect(
+    expectOn(
+      reply,
       { id: body.id, hostname: String(body.hostname).toLowerCase(), created_at: body.created_at },
-      `the patched domain: ${show(reply)}`,
+      'the patched domain',
     ).toEqual({ id: domain.body.id, hostname, created_at: domain.body.created_at });
   }),
 );
@@ -105,7 +106,7 @@ test(
       if (isObject(body) && String(body.id) === domain.id) reference = body;
     }
     const reply = await ctx.api.send('DELETE', domain.path);
-    expect(reply.status, show(reply)).toBe(200);
+    expectOn(reply, reply.status).toBe(200);
     const body = jsonOf(reply);
     expectFullDomain(body, reply);
     const differing = Object.keys(reference).filter(
@@ -127,7 +128,7 @@ test(
       ctx.skip(`GET of a domain answered ${before.status}: removal cannot be observed`);
     await ctx.api.send('DELETE', domain.path);
     const after = await ctx.api.get(domain.path);
-    expect(after.status >= 200 && after.status <= 299, `GET after DELETE: ${show(after)}`).toBe(false);
+    expectOn(after, after.status >= 200 && after.status <= 299, 'GET after DELETE').toBe(false);
   }),
 );
 

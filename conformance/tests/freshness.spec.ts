@@ -1,8 +1,7 @@
 // Consequences along the freshness axis (docs/coverage.md): a read right after a change sees it,
 // through every read path: HEAD and GET of the list, HEAD and GET by id.
-import { expect } from '@playwright/test';
 import type { Api } from '../support/http.ts';
-import { show } from '../support/http.ts';
+import { expectOn } from '../support/http.ts';
 import { step } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import {
@@ -24,16 +23,12 @@ async function expectHeads(api: Api, id: number, fresh: boolean, what: string): 
   const headList = await api.send('HEAD', '/UserService/users');
   const headUser = await api.send('HEAD', `/UserService/users/${id}`);
   const getUser = await api.get(`/UserService/users/${id}`);
-  expect(headUser.status, `${what}: HEAD by id vs the GET by id after it: ${show(getUser)}`).toBe(
-    getUser.status,
-  );
+  expectOn(getUser, headUser.status, `${what}: HEAD by id vs the GET by id after it`).toBe(getUser.status);
   const { reply } = await readListing(api);
   const announced = headList.headers['content-length'];
   const sent = reply.headers['content-length'] ?? String(reply.body.length);
   if (fresh && announced !== undefined)
-    expect(announced, `${what}: Content-Length of HEAD of the list vs the GET after it: ${show(reply)}`).toBe(
-      sent,
-    );
+    expectOn(reply, announced, `${what}: Content-Length of HEAD of the list vs the GET after it`).toBe(sent);
 }
 
 test(

@@ -1,6 +1,6 @@
 // SPEC.md A, endpoint 2 and rules 2 and 9: GET /UserService/users/{userid}.
 import { expect } from '@playwright/test';
-import { expectXmlMediaType, sameId, show, userOf, xmlOf } from '../support/http.ts';
+import { expectOn, expectXmlMediaType, sameId, userOf, xmlOf } from '../support/http.ts';
 import { step } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectAbsent, expectSameUser, expectStored, givenUser, unknownId } from '../support/users.ts';
@@ -9,13 +9,13 @@ test(
   ...rule('USR-GET-01', async (ctx) => {
     const user = await givenUser(ctx);
     const reply = await ctx.api.get(`/UserService/users/${user.id}`);
-    expect(reply.status, show(reply)).toBeGreaterThanOrEqual(200);
-    expect(reply.status, show(reply)).toBeLessThan(300);
+    expectOn(reply, reply.status).toBeGreaterThanOrEqual(200);
+    expectOn(reply, reply.status).toBeLessThan(300);
     expectXmlMediaType(reply);
     const doc = xmlOf(reply);
-    expect(doc.root.name, `root element: ${show(reply)}`).toBe('user');
+    expectOn(reply, doc.root.name, 'root element').toBe('user');
     const read = userOf(doc.root);
-    expect(read && sameId(read.id, user.id), `id of the answered user: ${show(reply)}`).toBe(true);
+    expectOn(reply, read && sameId(read.id, user.id), 'id of the answered user').toBe(true);
     expectSameUser(read, user, 'GET by id');
   }),
 );
@@ -24,7 +24,7 @@ test(
   ...rule('USR-GET-02', async (ctx) => {
     const id = unknownId(ctx);
     const { reply } = await step(ctx.api, { kind: 'get', id });
-    expect(reply.status, `no server error: ${show(reply)}`).toBeLessThan(500);
+    expectOn(reply, reply.status, 'no server error').toBeLessThan(500);
     expect(await ctx.api.readUser(id), `a user is served for the unknown id ${id}`).toBeUndefined();
   }),
 );

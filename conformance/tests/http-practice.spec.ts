@@ -1,7 +1,7 @@
 // Sound HTTP practice the spec implies (SHOULD: a failure is a warning, the run still passes).
 import { expect } from '@playwright/test';
 import { disagreement } from '../model/index.ts';
-import { randomText, show } from '../support/http.ts';
+import { expectOn, randomText, show } from '../support/http.ts';
 import { modelOf } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import { givenUser, isolated, newUser, ownId, readListing, unknownId } from '../support/users.ts';
@@ -51,7 +51,7 @@ test(
 test(
   ...rule('HTTP-03', async (ctx) => {
     const reply = await ctx.api.get(`/UserService/${randomText('no-such-path')}`);
-    expect(reply.status, show(reply)).toBe(404);
+    expectOn(reply, reply.status).toBe(404);
   }),
 );
 

@@ -2,8 +2,7 @@
 // written, where the implementation accepts the writing. The suite sends leading zeros and a plus sign:
 // the writings integer parsers commonly accept (Java's Integer.parseInt of the original service, and
 // JavaScript's Number, among them); a writing the implementation refuses is no finding.
-import { expect } from '@playwright/test';
-import { type Reply, resultOf, show } from '../support/http.ts';
+import { expectOn, type Reply, resultOf } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectAbsent,
@@ -35,7 +34,7 @@ test(
         name: `${user.name}-put${i}`,
         profession: user.profession,
       });
-      expect(outcomeOf(put), `PUT with id ${written} while user ${user.id} exists: ${show(put)}`).not.toBe(
+      expectOn(put, outcomeOf(put), `PUT with id ${written} while user ${user.id} exists`).not.toBe(
         'success',
       );
       const read = await ctx.api.readUser(written);
@@ -53,10 +52,9 @@ test(
         `POST with id ${written} answered ${outcomeOf(post)}: user ${user.id} is ${current === update ? 'updated' : 'unchanged'}`,
       );
       const found = await listed(ctx.api, user.id);
-      expect(
-        found.users.length + found.broken,
-        `user elements whose id is ${user.id}: ${show(found.reply)}`,
-      ).toBe(1);
+      expectOn(found.reply, found.users.length + found.broken, `user elements whose id is ${user.id}`).toBe(
+        1,
+      );
     }
     const del = await ctx.api.del(writings[0] as string);
     if (outcomeOf(del) === 'success') await expectAbsent(ctx.api, user.id, `after DELETE of ${writings[0]}`);

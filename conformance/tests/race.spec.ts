@@ -9,8 +9,8 @@ import {
   type Json,
   newApp,
 } from '../support/apps.ts';
-import { type Reply, randomText, show } from '../support/http.ts';
-import { judgeRace, observeUser, outcome, step } from '../support/judged.ts';
+import { expectOn, type Reply, randomText, show } from '../support/http.ts';
+import { judgeRace, observeUser, outcome, step, tally } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectAbsent,
@@ -27,12 +27,6 @@ const ROUNDS = 10;
 /** USR-RACE-01: bursts of concurrent DELETEs of one user. */
 const BURSTS = 5;
 
-function tally(outcomes: string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const o of outcomes) counts[o] = (counts[o] ?? 0) + 1;
-  return counts;
-}
-
 test(
   ...rule('USR-RACE-01', async (ctx) => {
     // Several bursts, each on a user of its own: the first opens its connections as it goes, so its
@@ -46,6 +40,12 @@ test(
       if ((counts.success ?? 0) > 1) await judgeRace(ctx.api, { kind: 'delete', id: user.id }, what);
       // The next burst's set-up is judged from what the race left.
       else await observeUser(ctx.api, user.id);
+      // A burst that met server errors tells no more of the race (the model holds the 5xx as a finding
+      // of its own); the next burst may, on an instance of its own if this one broke for good.
+      if (replies.some((r) => r.status >= 500)) {
+        await ctx.moveIfBroken();
+        continue;
+      }
       expect(counts.success, what).toBe(1);
       expect(counts.failure, `${what}; failures`).toBe(CONTENDERS - 1);
       await expectAbsent(ctx.api, user.id, 'after the concurrent DELETEs');
@@ -81,9 +81,9 @@ test(
       const user = newUser('race-del');
       ownId(ctx, user.id);
       const [put, del] = await Promise.all([ctx.api.put(user), ctx.api.del(user.id)]);
-      expect(outcome(ctx.api, put), `PUT of a new id raced with its DELETE: ${show(put)}`).toBe('success');
+      expectOn(put, outcome(ctx.api, put), 'PUT of a new id raced with its DELETE').toBe('success');
       const deleted = outcome(ctx.api, del);
-      expect(['success', 'failure'], `DELETE raced with the PUT: ${show(del)}`).toContain(deleted);
+      expectOn(del, ['success', 'failure'], 'DELETE raced with the PUT').toContain(deleted);
       const read = await ctx.api.readUser(user.id);
       // A DELETE that answered success and a PUT that stayed: the DELETE may have come first, on an id
       // nobody had yet. Sent alone on such an id, its answer names the defect when it is the DELETE's own.
@@ -103,9 +103,9 @@ test(
       const update = { ...user, name: `${user.name}-post`, profession: `${user.profession}-post` };
       ownId(ctx, user.id);
       const [put, post] = await Promise.all([ctx.api.put(user), ctx.api.post(update)]);
-      expect(outcome(ctx.api, put), `PUT of a new id raced with a POST: ${show(put)}`).toBe('success');
+      expectOn(put, outcome(ctx.api, put), 'PUT of a new id raced with a POST').toBe('success');
       const posted = outcome(ctx.api, post);
-      expect(['success', 'failure'], `POST raced with the PUT: ${show(post)}`).toContain(posted);
+      expectOn(post, ['success', 'failure'], 'POST raced with the PUT').toContain(posted);
       expectSameUser(
         await ctx.api.readUser(user.id),
         posted === 'success' ? update : user,
@@ -148,11 +148,21 @@ const parsed = (reply: Reply): unknown => {
 function bodyProblem(reply: Reply, whole: (body: Json) => string | undefined): string | undefined {
   const body = parsed(reply);
   if (reply.status === 202)
-    return isObject(body) && Object.keys(body).length === 0 ? undefined : `202 without {}: ${show(reply)}`;
+    return isObject(body) && Object.keys(body).length === 0 ? undefined : '202 without {}';
   if (reply.status !== 200 && reply.status !== 201) return undefined;
-  if (!isObject(body)) return `${reply.status} without a JSON object: ${show(reply)}`;
+  if (!isObject(body)) return `${reply.status} without a JSON object`;
   const wrong = whole(body);
-  return wrong && `${reply.status} ${wrong}: ${show(reply)}`;
+  return wrong && `${reply.status} ${wrong}`;
+}
+
+/** Fails on the answers among `replies` whose body is wrong for their status (the first one's exchange shown). */
+function expectBodies(replies: Reply[], whole: (body: Json) => string | undefined, what: string): void {
+  const wrong = replies.filter((r) => bodyProblem(r, whole));
+  expectOn(
+    wrong[0],
+    wrong.map((r) => `${r.method} → ${bodyProblem(r, whole)}`),
+    what,
+  ).toEqual([]);
 }
 
 /** A 200/201 body is the whole domain `domain`: its four fields as strings, its id and creation time. */
@@ -172,12 +182,15 @@ test(
     const replies = await Promise.all(
       Array.from({ length: CONTENDERS }, () => ctx.api.send('DELETE', domain.path)),
     );
-    const problems = replies.map((r) => bodyProblem(r, wholeDomain(domain.body))).filter(Boolean);
-    expect(problems, `bodies among ${CONTENDERS} concurrent DELETEs of one domain`).toEqual([]);
+    expectBodies(
+      replies,
+      wholeDomain(domain.body),
+      `bodies among ${CONTENDERS} concurrent DELETEs of one domain`,
+    );
     const removed = replies.find((r) => r.status === 200);
     if (removed) {
       const after = await ctx.api.get(domain.path);
-      expect(served(after), `GET after a DELETE answered 200: ${show(after)}`).toBe(false);
+      expectOn(after, served(after), 'GET after a DELETE answered 200').toBe(false);
     }
     ctx.observe(`statuses: ${JSON.stringify(tally(replies.map((r) => String(r.status))))}`);
   }),
@@ -195,14 +208,18 @@ test(
         ctx.api.send('DELETE', domain.path),
       ]);
       seen.push(`PATCH ${patch.status} DELETE ${del.status}`);
-      const problems = [patch, del].map((r) => bodyProblem(r, wholeDomain(domain.body))).filter(Boolean);
-      expect(problems, `round ${round + 1}: a PATCH and a DELETE of one domain raced`).toEqual([]);
+      expectBodies(
+        [patch, del],
+        wholeDomain(domain.body),
+        `round ${round + 1}: a PATCH and a DELETE of one domain raced`,
+      );
       // Whether a PATCH after the removal may bring the domain back is open; without one, it stays gone.
       if (del.status === 200 && !served(patch)) {
         const after = await ctx.api.get(domain.path);
-        expect(
+        expectOn(
+          after,
           served(after),
-          `round ${round + 1}: DELETE answered 200 and the PATCH ${patch.status}, yet: ${show(after)}`,
+          `round ${round + 1}: DELETE answered 200 and the PATCH ${patch.status}, yet`,
         ).toBe(false);
       }
     }
@@ -216,11 +233,10 @@ test(
     const replies = await Promise.all(
       Array.from({ length: CONTENDERS }, () => ctx.api.send('DELETE', worker.path)),
     );
-    const wrong = replies
-      .filter((r) => served(r) && (r.status !== 202 || bodyProblem(r, () => undefined)))
-      .map(show);
-    expect(
-      wrong,
+    const wrong = replies.filter((r) => served(r) && (r.status !== 202 || bodyProblem(r, () => undefined)));
+    expectOn(
+      wrong[0],
+      wrong.map((r) => `${r.status} ${r.text.slice(0, 80)}`),
       `2xx answers other than 202 {} among ${CONTENDERS} concurrent DELETEs of one worker`,
     ).toEqual([]);
     ctx.observe(`statuses: ${JSON.stringify(tally(replies.map((r) => String(r.status))))}`);
@@ -231,8 +247,6 @@ test(
       await new Promise((r) => setTimeout(r, 200));
       last = await ctx.api.get(worker.path);
     }
-    expect(served(last), `the worker ${ASYNC_TIMEOUT_MS} ms after the accepted DELETEs: ${show(last)}`).toBe(
-      false,
-    );
+    expectOn(last, served(last), `the worker ${ASYNC_TIMEOUT_MS} ms after the accepted DELETEs`).toBe(false);
   }),
 );

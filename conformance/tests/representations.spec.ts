@@ -3,6 +3,7 @@
 import { expect } from '@playwright/test';
 import {
   decodeBody,
+  expectOn,
   mediaType,
   RESULT_BYTES,
   type Reply,
@@ -47,10 +48,10 @@ async function roundTrip(ctx: Parameters<Parameters<typeof rule>[1]>[0], user: N
   await givenUser(ctx, ctx.api, user);
   const reply = await ctx.api.get(`/UserService/users/${user.id}`);
   const doc = xmlOf(reply);
-  expect(doc.root.name, show(reply)).toBe('user');
+  expectOn(reply, doc.root.name).toBe('user');
   expectSameUser(userOf(doc.root), user, 'GET by id');
   const inList = await listed(ctx.api, user.id);
-  expect(inList.users.length, `times user ${user.id} is listed readably: ${show(inList.reply)}`).toBe(1);
+  expectOn(inList.reply, inList.users.length, `times user ${user.id} is listed readably`).toBe(1);
   expectSameUser(inList.users[0], user, 'in the list');
 }
 
@@ -86,7 +87,7 @@ async function formRoundTrip(
     { kind: 'put', user: { id, ...expected } },
     { form: `id=${id}&${raw}` },
   );
-  expect(reply.status, show(reply)).toBeLessThan(500);
+  expectOn(reply, reply.status).toBeLessThan(500);
   expectSameUser(await ctx.api.readUser(id), { id, ...expected }, `form ${raw}`);
 }
 
@@ -143,9 +144,10 @@ test(
       } catch (err) {
         body = (err as Error).message;
       }
-      expect(
+      expectOn(
+        reply,
         exact.includes(body),
-        `${what}: the body must be exactly ${exact.join(' or ')} (clients of the original compare the string): ${show(reply)}`,
+        `${what}: the body must be exactly ${exact.join(' or ')} (clients of the original compare the string)`,
       ).toBe(true);
     }
   }),

@@ -1,6 +1,6 @@
 // SPEC.md, end of section A: "Test sequence that is known to hold against a fresh service".
 import { expect } from '@playwright/test';
-import { sameId, show } from '../support/http.ts';
+import { expectOn, sameId } from '../support/http.ts';
 import { step } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectSameUser } from '../support/users.ts';
@@ -13,7 +13,7 @@ test(
     expect(users.length, '1. the list is non-empty').toBeGreaterThan(0);
     const one = await api.get('/UserService/users/1');
     const first = await api.readUser(1);
-    expect(first && sameId(first.id, 1), `2. GET id 1 returns id 1: ${show(one)}`).toBe(true);
+    expectOn(one, first && sameId(first.id, 1), '2. GET id 1 returns id 1').toBe(true);
     await step(api, { kind: 'post', user: { id: 1, name: 'Suresh', profession: 'Clerk' } });
     await step(api, { kind: 'put', user: { id: 2, name: 'Naresh', profession: 'Engineer' } });
     await step(api, { kind: 'delete', id: 2 });

@@ -2,7 +2,7 @@
 // implementations commonly cap at (1,000 and 10,000), one rule within its time (90 s by default).
 import { expect } from '@playwright/test';
 import { exited, markUnresponsive, unresponsive } from '../support/health.ts';
-import { type Api, REQUEST_TIMEOUT_MS, type Reply, show } from '../support/http.ts';
+import { type Api, expectOn, REQUEST_TIMEOUT_MS, type Reply } from '../support/http.ts';
 import { judgeBulk, outcome } from '../support/judged.ts';
 import { CouldNotFinish, OutOfTimeError, rule, test } from '../support/rule.ts';
 import { transportFailure } from '../support/transport.ts';
@@ -97,7 +97,7 @@ test(
         created += batch.length;
         const answers = await Promise.all(batch.map((id) => bulkPut(api, id)));
         for (const reply of answers)
-          expect(outcome(api, reply), `creating ${step} users: ${show(reply)}`).toBe('success');
+          expectOn(reply, outcome(api, reply), `creating ${step} users`).toBe('success');
         checkCreateBudget(started, created, total);
       }
       const { users } = await readListing(api);

@@ -1,5 +1,4 @@
 // SPEC.md B: the asynchronous case, on workers (202 with {}, the resource removed afterwards).
-import { expect } from '@playwright/test';
 import {
   ASYNC_TIMEOUT_MS,
   createWorker,
@@ -10,7 +9,7 @@ import {
   newApp,
   ok,
 } from '../support/apps.ts';
-import { show } from '../support/http.ts';
+import { expectOn } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
 
 test(
@@ -28,13 +27,13 @@ test(
     if (reply.status !== 200 && reply.status !== 201)
       ctx.skip(`the create was answered ${reply.status}; the rule covers 200 and 201`);
     body = jsonOf(reply);
-    expect(isObject(body) && id !== undefined, `a JSON object with an id: ${show(reply)}`).toBe(true);
+    expectOn(reply, isObject(body) && id !== undefined, 'a JSON object with an id').toBe(true);
     const read = await ctx.api.get(`/apps/${app}/workers/${encodeURIComponent(id as string)}`);
     if (read.status === 200) {
       const shown = jsonOf(read);
       if (isObject(shown)) {
         const missing = Object.keys(shown).filter((k) => !(k in (body as Json)));
-        expect(missing, `visible fields (GET) missing from the create answer: ${show(reply)}`).toEqual([]);
+        expectOn(reply, missing, 'visible fields (GET) missing from the create answer').toEqual([]);
       }
     } else {
       ctx.observe(`GET of the worker answered ${read.status}: only the presence of an id was checked`);
@@ -46,7 +45,7 @@ test(
   ...rule('APP-WRK-02', async (ctx) => {
     const worker = await createWorker(ctx, newApp());
     const reply = await ctx.api.send('DELETE', worker.path);
-    expect(reply.status, show(reply)).toBe(202);
+    expectOn(reply, reply.status).toBe(202);
   }),
 );
 
@@ -56,7 +55,7 @@ test(
     const reply = await ctx.api.send('DELETE', worker.path);
     if (reply.status !== 202)
       ctx.skip(`DELETE of a worker was answered ${reply.status}, not 202 (see APP-WRK-02)`);
-    expect(jsonOf(reply), `body of the 202: ${show(reply)}`).toEqual({});
+    expectOn(reply, jsonOf(reply), 'body of the 202').toEqual({});
   }),
 );
 
@@ -67,7 +66,7 @@ test(
     if (before.status !== 200)
       ctx.skip(`GET of a worker answered ${before.status}: its removal cannot be observed`);
     const del = await ctx.api.send('DELETE', worker.path);
-    expect(del.status, show(del)).toBeLessThan(300);
+    expectOn(del, del.status).toBeLessThan(300);
     const deadline = Date.now() + ASYNC_TIMEOUT_MS;
     let last = before;
     const started = Date.now();
@@ -76,9 +75,10 @@ test(
       if (last.status < 200 || last.status > 299) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect(
+    expectOn(
+      last,
       last.status >= 200 && last.status <= 299,
-      `the worker is still served ${ASYNC_TIMEOUT_MS} ms after the DELETE: ${show(last)}`,
+      `the worker is still served ${ASYNC_TIMEOUT_MS} ms after the DELETE`,
     ).toBe(false);
     ctx.observe(`gone after about ${Date.now() - started} ms (GET answers ${last.status})`);
   }),

@@ -21,11 +21,6 @@ export interface Compound {
   behaviours: readonly string[];
   /** The defects, by signature (`operation | aspect | seen`, model/signature.ts signatureKey). */
   defects: readonly string[];
-  /**
-   * Its state breaks for good at a moment of its own during the run: rules starting after that may be
-   * "could not set up", and `racesBeforeBreaking` are the defects it shows or not by when it breaks.
-   */
-  brokenForGood?: { racesBeforeBreaking: readonly string[] };
   /** Options of the suite for the run (beyond the defaults). */
   args?: readonly string[];
 }
