@@ -77,7 +77,18 @@ export function judgeWrite(
   const out: Disagreement[] = [];
   const own = expected.touches[0];
   // SVC-11: the collection emptied, a read shows the default user again: that read brought it back.
-  if (after.complete && !Object.keys(after.users).length && own === DEFAULT_USER_ID && readBack[own])
+  // Unless the user served is the one this write sent: then the write stored it (a POST doing a PUT).
+  const wrote =
+    op.kind === 'put' || op.kind === 'post'
+      ? { id: DEFAULT_USER_ID, name: op.user.name, profession: op.user.profession }
+      : undefined;
+  if (
+    after.complete &&
+    !Object.keys(after.users).length &&
+    own === DEFAULT_USER_ID &&
+    readBack[own] &&
+    !(wrote && sameUser(wrote, readBack[own]))
+  )
     return [DEFAULT_BACK(where)];
   let effectWrong = false;
   if (own !== undefined && own in readBack) {
