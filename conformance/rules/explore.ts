@@ -23,4 +23,12 @@ export const EXPLORE = area('Consequences along axes', 'tests/explore.spec.ts', 
     ],
     axes: ['exactness', 'identity', 'freshness'],
   },
+  {
+    id: 'EXP-CONC-01',
+    level: 'MUST',
+    title: 'concurrent random writes and reads form a history some one-at-a-time order explains',
+    spec: 'Each operation takes effect at one moment between its request and its answer: the answers of clients writing and reading a few ids at once are those of some sequential order of the same operations (linearizability, checked id by id against the model); every pair of writes meets.',
+    statements: ['A-R2', 'A-R3.2', 'A-R3.3', 'A-R4.1', 'A-R4.2', 'A-R5.1', 'A-R5.2', 'RES-USER-2'],
+    axes: ['concurrency'],
+  },
 ]);

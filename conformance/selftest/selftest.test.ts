@@ -107,10 +107,7 @@ function declared(name: string): Defect {
 const isolated = declared(ISOLATED_DEFECT);
 const setupDefect = declared(SETUP_DEFECT);
 const CASES = Object.entries(DEFECTS)
-  .filter(
-    ([defect, declared]) =>
-      defect !== ISOLATED_DEFECT && defect !== SETUP_DEFECT && !declared.exploreCommandOnly,
-  )
+  .filter(([defect]) => defect !== ISOLATED_DEFECT && defect !== SETUP_DEFECT)
   .map(([defect, declared]) => ({ defect, ...declared }));
 
 /**
@@ -210,9 +207,8 @@ describe('conformance suite self-test', () => {
   });
 
   it('every defect of the implementation names the catalogue rules that must catch it', () => {
-    for (const [defect, { caughtBy, exploreCommandOnly }] of Object.entries(DEFECTS)) {
-      // Caught by the explore command's concurrent rounds only (selftest/explore.test.ts): no rule.
-      if (!exploreCommandOnly) expect(caughtBy, defect).to.not.be.empty;
+    for (const [defect, { caughtBy }] of Object.entries(DEFECTS)) {
+      expect(caughtBy, defect).to.not.be.empty;
       for (const id of caughtBy) expect(() => ruleById(id), `${defect}: ${id}`).to.not.throw();
     }
   });

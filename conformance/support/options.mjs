@@ -82,7 +82,7 @@ export const OPTIONS = [
   {
     env: 'CONFORMANCE_EXPLORE_MS',
     default: '20000',
-    help: 'how long EXP-SEQ-01 explores sequences (ms); the explore command takes --time',
+    help: 'how long EXP-SEQ-01 explores sequences and EXP-CONC-01 concurrent rounds, each (ms); the explore command takes --time',
   },
   {
     env: 'CONFORMANCE_EXPLORE_SEED',
@@ -91,7 +91,7 @@ export const OPTIONS = [
   {
     env: 'CONFORMANCE_EXPLORE_CLIENTS',
     default: '8',
-    help: 'how many clients the concurrent rounds of the explore command run at once',
+    help: 'how many clients the concurrent rounds run at once',
   },
   {
     env: 'CONFORMANCE_ARGS',

@@ -1,10 +1,8 @@
 // Exploration: the defects no hand-written rule names. EXP-SEQ-01 runs seeded random sequences against
-// the model (explore/). Concurrent rounds checked for linearizability run in `user-service-conformance
-// explore` only, not yet in the normal run: against the self-test's correct implementation one run in
-// a few reported a lost update that was not one (docs/exploration.md); a MUST rule must not fail a
-// correct implementation. Each is bounded by
-// time (CONFORMANCE_EXPLORE_MS): a slow implementation gets fewer steps, never a failure for being slow.
-// The seed is in the report; CONFORMANCE_EXPLORE_SEED=N sends the same operations again.
+// the model (explore/); EXP-CONC-01 rounds of concurrent clients whose history is checked for
+// linearizability against the same model. Each is bounded by time (CONFORMANCE_EXPLORE_MS): a slow
+// implementation gets fewer steps, never a failure for being slow. The seed is in the report;
+// CONFORMANCE_EXPLORE_SEED=N sends the same operations again.
 
 import type { Defect } from '../explore/defect.ts';
 import { type ExploreResult, explore } from '../explore/explore.ts';
@@ -64,3 +62,4 @@ async function attach(d: Defect): Promise<void> {
 }
 
 test(...rule('EXP-SEQ-01', (ctx) => run(ctx, 'sequential')));
+test(...rule('EXP-CONC-01', (ctx) => run(ctx, 'concurrent')));

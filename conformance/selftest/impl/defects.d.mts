@@ -9,8 +9,6 @@ export interface Defect {
   only?: true;
   /** The suite's environment for the run. */
   env?: Readonly<Record<string, string>>;
-  /** Caught by the `explore` command only (concurrent exploration), not by a rule of the normal run. */
-  exploreCommandOnly?: true;
 }
 export declare const DEFECTS: Readonly<Record<string, Defect>>;
 

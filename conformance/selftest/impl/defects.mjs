@@ -174,10 +174,8 @@ export const DEFECTS = {
   'write-lost-racing-create': {
     wrong:
       'a PUT writes back a copy of the collection taken before a pause: a POST or DELETE of another id meanwhile is lost',
-    // Concurrent exploration is not in the normal run yet (tests/explore.spec.ts): the explorer's own
-    // self-test (selftest/explore.test.ts) and docs/exploration.md measure it; no rule run catches it.
-    caughtBy: [],
-    exploreCommandOnly: true,
+    caughtBy: ['EXP-CONC-01'],
+    env: { CONFORMANCE_EXPLORE_MS: '10000' },
   },
 };
 
