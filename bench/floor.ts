@@ -32,6 +32,7 @@ import { median } from './stats.ts';
 const RUNGS = [
   { id: 'node-http', label: 'bare node:http' },
   { id: 'restify', label: 'bare restify' },
+  { id: 'lean-chains', label: '+ handler chains without deferral (leanHandlerChains)' },
   { id: 'request-id', label: '+ request id (assignRequestId)' },
   { id: 'target', label: '+ target check (routeByTargetOnly, checkTarget)' },
   { id: 'host-origin', label: '+ host and origin checks (requestChecks)' },
@@ -132,7 +133,8 @@ async function serve(rung: RungId, port: number): Promise<void> {
   const at = RUNGS.findIndex((r) => r.id === rung);
   const has = (step: RungId) => at >= RUNGS.findIndex((r) => r.id === step);
   const { loadConfig } = await built<typeof import('../server/src/config.ts')>('config.js');
-  const { markSent } = await built<typeof import('../server/src/http/restify.ts')>('http/restify.js');
+  const { leanHandlerChains, markSent } =
+    await built<typeof import('../server/src/http/restify.ts')>('http/restify.js');
   const { createLogger } = await built<typeof import('../server/src/logging.ts')>('logging.js');
   const { assignRequestId, checkTarget, requestChecks, routeByTargetOnly } =
     await built<typeof import('../server/src/http/middleware.ts')>('http/middleware.js');
@@ -147,6 +149,7 @@ async function serve(rung: RungId, port: number): Promise<void> {
     ignoreTrailingSlash: true,
     handleUncaughtExceptions: false,
   });
+  if (has('lean-chains')) leanHandlerChains(server);
   const requests = has('metrics') ? new RequestMetrics() : undefined;
   const checkRequest = requestChecks({ allowedHosts: config.allowedHosts, checkOrigin: !config.apiToken });
   if (has('target')) routeByTargetOnly();

@@ -11,7 +11,7 @@ import {
   requireBearerToken,
   routeByTargetOnly,
 } from './http/middleware.ts';
-import { addFirstHandler, nodeServerOf, restifyLog } from './http/restify.ts';
+import { addFirstHandler, leanHandlerChains, nodeServerOf, restifyLog } from './http/restify.ts';
 import type { AccessLog } from './logging.ts';
 import type { RequestMetrics } from './metrics/requests.ts';
 
@@ -44,6 +44,7 @@ export function createApp(deps: AppDependencies): Server {
     // one handler that calls it, requireBearerToken, calls it once on each path.
     handleUncaughtExceptions: false,
   });
+  leanHandlerChains(server);
 
   // Requests Node's parser rejects get an error body too. Slow clients cannot hold a socket: bounded
   // time for the headers and for the whole request, checked every second (Node's default is 30 s).
