@@ -126,11 +126,13 @@ export function describeExpected(expected: Expected, after: State): string {
       ? '2xx'
       : expected.status.kind === 'exact'
         ? expected.status.statuses.join(' or ')
-        : expected.status.kind === 'choice'
-          ? 'the status it chose for such answers'
-          : expected.status.kind === 'not-served'
-            ? 'not 2xx'
-            : 'any status';
+        : expected.status.kind === 'exact-or-not-served'
+          ? `${expected.status.statuses.join(' or ')}, or not 2xx`
+          : expected.status.kind === 'choice'
+            ? 'the status it chose for such answers'
+            : expected.status.kind === 'not-served'
+              ? 'not 2xx'
+              : 'any status';
   const body = expected.body;
   const what =
     body.kind === 'result'
