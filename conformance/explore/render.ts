@@ -23,6 +23,43 @@ export function curlOf(e: ShownExchange, base: string): string {
   return parts.join(' ');
 }
 
+/** The id a section B create was answered with (`POST /apps/{app}/domains` or `…/workers`, 2xx), if any. */
+function createdIdOf(e: ShownExchange): { kind: 'D' | 'W'; id: string } | undefined {
+  const m = /\/apps\/[^/]+\/(domains|workers)$/.exec(new URL(e.url).pathname);
+  if (!m || e.method !== 'POST' || e.status === undefined || e.status < 200 || e.status > 299)
+    return undefined;
+  const id = /"id"\s*:\s*"([^"]+)"/.exec(e.answer ?? '')?.[1];
+  return id === undefined ? undefined : { kind: m[1] === 'domains' ? 'D' : 'W', id };
+}
+
+/**
+ * The sequential script's lines. Section B ids are the implementation's: a create's answer is kept
+ * and its id put in a variable (D1, W1, …) that the later paths use, so the script replays against
+ * any instance; a wait for a worker's removal (W-AWAIT) reads it until it is no longer served, at most
+ * as long as the explorer waited.
+ */
+function sequentialLines(exchanges: readonly ShownExchange[], base: string): string[] {
+  const names = new Map<string, string>();
+  const counts = { D: 0, W: 0 };
+  return exchanges.map((e) => {
+    let line = curlOf(e, base);
+    for (const [id, name] of names) line = line.split(id).join(`'"$${name}"'`);
+    const echo = `echo '# ${e.n}'`;
+    const created = createdIdOf(e);
+    if (created && !names.has(created.id)) {
+      const name = `${created.kind}${++counts[created.kind]}`;
+      names.set(created.id, name);
+      return `${echo}; R=$(${line}); echo "$R"; ${name}=$(echo "$R" | grep -o '"id" *: *"[^"]*"' | head -n 1 | cut -d '"' -f 4); echo`;
+    }
+    if (e.awaitMs !== undefined) {
+      const status = line.replace(/^curl -sS -i /, `curl -s -o /dev/null -w '%{http_code}' `);
+      const tries = Math.max(1, Math.ceil(e.awaitMs / 100));
+      return `${echo} '(read until no longer served, at most ${e.awaitMs} ms)'; i=0; while [ $i -lt ${tries} ]; do case $(${status}) in 2*) sleep 0.1; i=$((i+1));; *) break;; esac; done; ${line}; echo`;
+    }
+    return `${echo}; ${line}; echo`;
+  });
+}
+
 /**
  * A script that replays the exchanges in order (sequential), or each client's in parallel and the
  * final reads after them (concurrent: a race may need several runs to show again).
@@ -38,8 +75,7 @@ export function script(
     `# Run against ${where}: BASE_URL=http://127.0.0.1:PORT sh this-script`,
     `BASE_URL="\${BASE_URL:-${base}}"`,
   ];
-  if (d.phase === 'sequential')
-    return `${[...head, ...d.exchanges.map((e) => `echo '# ${e.n}'; ${curlOf(e, base)}; echo`)].join('\n')}\n`;
+  if (d.phase === 'sequential') return `${[...head, ...sequentialLines(d.exchanges, base)].join('\n')}\n`;
   const lanes = new Map<number, ShownExchange[]>();
   // The writes before the round are sent once, before the clients start: not again in a lane.
   for (const e of d.exchanges.filter((e) => !e.after && !e.before))
@@ -85,7 +121,7 @@ export function text(d: Defect): string {
       `  ${String(e.n).padStart(2)}.${who}${when} ${e.method} ${e.url}${e.body !== undefined ? ` ${e.body.length > 200 ? `${e.body.slice(0, 200)}…` : e.body}` : ''}`,
     );
     lines.push(
-      `      → ${e.otherId ? '(another id, overlapping) ' : ''}${e.relaxed ? '(answer set aside: may take effect any time after its call) ' : ''}${answerLine(e)}`,
+      `      → ${e.awaitMs !== undefined ? `(read until no longer served, at most ${e.awaitMs} ms; the last read) ` : ''}${e.otherId ? '(another id, overlapping) ' : ''}${e.relaxed ? '(answer set aside: may take effect any time after its call) ' : ''}${answerLine(e)}`,
     );
     if (e.n === d.failingStep) lines.push(`      ✗ the model expected: ${d.expected}`);
   }
