@@ -6,6 +6,7 @@
  * signature set aside. Everything random comes from one seed: `--seed N` sends the same operations.
  */
 
+import { type AppRace, appRaceRound, RACE_PATTERNS } from './app-race.ts';
 import type { Created } from './apps.ts';
 import { appSequenceSource, asyncTimeoutMs } from './apps.ts';
 import { now, send } from './client.ts';
@@ -81,6 +82,8 @@ const SEQUENCE_LENGTH = 40;
  */
 const APP_EVERY = 4;
 const APP_SEQUENCE_LENGTH = 30;
+/** One concurrent round in this many (the third, the eighth, …) is a race of section B changes (app-race.ts). */
+const APP_RACE_EVERY = 5;
 const ROUND_OPS = 8;
 /**
  * A fresh instance for one sequence in this many (the others use new ids on the current instance): every
@@ -116,9 +119,10 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   /** The bases of the run's owned pools: none is drawn twice (values.ts ownedPool). */
   const taken = new Set<bigint>();
   /** Removes what a sequence or a round left on ids it owned on the shared target (not judged). */
-  const removeOwned = async (where: { url: string; pool: Pool }, created?: Created) => {
-    for (const id of poolIds(where.pool))
-      await send(where.url, { method: 'DELETE', path: `/UserService/users/${id}`, headers: {} });
+  const removeOwned = async (where: { url: string; pool: Pool }, created?: Created, users = true) => {
+    if (users)
+      for (const id of poolIds(where.pool))
+        await send(where.url, { method: 'DELETE', path: `/UserService/users/${id}`, headers: {} });
     for (const [kind, ids] of [
       ['domains', created?.domains ?? []],
       ['workers', created?.workers ?? []],
@@ -249,6 +253,33 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       const r = root.fork(`round-${round}`);
       if (targets.fresh && (needFresh || round === 0)) await freshInstance();
       needFresh = false;
+      if (round % APP_RACE_EVERY === 2) {
+        const where: Where = { url: current, pool: ownedPool(r, taken), scope: 'owned', asyncMs };
+        const pattern = RACE_PATTERNS[
+          Math.floor(round / APP_RACE_EVERY) % RACE_PATTERNS.length
+        ] as (typeof RACE_PATTERNS)[number];
+        const race = await appRaceRound(where, pattern, r);
+        stats.rounds++;
+        stats.roundOps += race.race.length;
+        // What the race created is removed afterwards (not judged): a domain still there, a worker still stopping.
+        await removeOwned(where, race.created, false);
+        if (race.skipped && race.race.some((o) => !o.exchange.observation)) {
+          stats.unanswered++;
+          needFresh = true;
+        }
+        if (!race.failure) continue;
+        needFresh = true;
+        if (setAside.has(signatureKey(race.failure.disagreement.signature))) {
+          stats.setAside++;
+          continue;
+        }
+        const foundAfterMs = now() - conStart;
+        report(
+          raceDefect(`E${defects.length + 1}`, options.seed, race, foundAfterMs, current, round),
+          conStart + foundAfterMs,
+        );
+        continue;
+      }
       const pool = ownedPool(r, taken);
       const plan = planRound(r, pool, round, options.clients, ROUND_OPS);
       const history = await runRound(current, pool, plan);
@@ -505,3 +536,35 @@ function concurrentDefect(
 }
 
 export type { Pool };
+
+/** A section B race no order of its changes explains, as a concurrent defect: one lane per change. */
+function raceDefect(
+  id: string,
+  seed: number,
+  race: AppRace,
+  foundAfterMs: number,
+  url: string,
+  round: number,
+): Defect {
+  const failure = race.failure as NonNullable<AppRace['failure']>;
+  const ordered = [
+    ...race.before.map((o) => ({ exchange: o.exchange, client: 0, before: true, after: false })),
+    ...[...race.race]
+      .sort((a, b) => a.exchange.call - b.exchange.call)
+      .map((o) => ({ exchange: o.exchange, client: o.client, before: false, after: false })),
+    ...race.after.map((o) => ({ exchange: o.exchange, client: 0, before: false, after: true })),
+  ];
+  const exchanges = ordered.map((o, i) => shown(i + 1, o.exchange, o.client, false, o.after, o.before));
+  const signature = failure.disagreement.signature;
+  const partial = { id, title: titleOf(signature), seed, phase: 'concurrent' as const, exchanges };
+  return {
+    ...partial,
+    signature,
+    foundAfterMs,
+    expected: failure.expected,
+    message: `round ${round} (${race.pattern}): no order of the changes sent at once explains their answers and the read after them; in the order that goes furthest (changes ${failure.order.map((i) => i + 1).join(', ')}), ${failure.disagreement.message}`,
+    confirmed: 'a race: not run again (every order of the changes was tried against the model)',
+    script: script(partial, url, 'any instance (the app is not used by anybody else)'),
+    svg: timeline(exchanges),
+  };
+}

@@ -38,13 +38,14 @@ function createdIdOf(e: ShownExchange): { kind: 'D' | 'W'; id: string } | undefi
  * any instance; a wait for a worker's removal (W-AWAIT) reads it until it is no longer served, at most
  * as long as the explorer waited.
  */
-function sequentialLines(exchanges: readonly ShownExchange[], base: string): string[] {
+function scriptLines(exchanges: readonly ShownExchange[], base: string, numbered = true): string[] {
   const names = new Map<string, string>();
   const counts = { D: 0, W: 0 };
+  // In the order the exchanges were sent (a concurrent history is shown in the order of the calls).
   return exchanges.map((e) => {
     let line = curlOf(e, base);
     for (const [id, name] of names) line = line.split(id).join(`'"$${name}"'`);
-    const echo = `echo '# ${e.n}'`;
+    const echo = numbered ? `echo '# ${e.n}'` : 'echo';
     const created = createdIdOf(e);
     if (created && !names.has(created.id)) {
       const name = `${created.kind}${++counts[created.kind]}`;
@@ -75,21 +76,20 @@ export function script(
     `# Run against ${where}: BASE_URL=http://127.0.0.1:PORT sh this-script`,
     `BASE_URL="\${BASE_URL:-${base}}"`,
   ];
-  if (d.phase === 'sequential') return `${[...head, ...sequentialLines(d.exchanges, base)].join('\n')}\n`;
+  if (d.phase === 'sequential') return `${[...head, ...scriptLines(d.exchanges, base)].join('\n')}\n`;
+  // The same lines (a create's id kept in a variable the later paths use), placed in lanes below.
+  const lineOf = new Map(d.exchanges.map((e, i) => [e, scriptLines(d.exchanges, base, false)[i] as string]));
+  const curl = (e: ShownExchange) => (lineOf.get(e) ?? `${curlOf(e, base)}; echo`).replace(/^echo; /, '');
   const lanes = new Map<number, ShownExchange[]>();
   // The writes before the round are sent once, before the clients start: not again in a lane.
   for (const e of d.exchanges.filter((e) => !e.after && !e.before))
     lanes.set(e.client ?? 0, [...(lanes.get(e.client ?? 0) ?? []), e]);
-  const out = [
-    ...head,
-    '# before the round',
-    ...d.exchanges.filter((e) => e.before).map((e) => `${curlOf(e, base)}; echo`),
-  ];
+  const out = [...head, '# before the round', ...d.exchanges.filter((e) => e.before).map(curl)];
   out.push('# every client at once (a race: run it a few times to see it again)');
   for (const [client, list] of [...lanes].sort(([a], [b]) => a - b))
-    out.push(`( ${list.map((e) => `${curlOf(e, base)}; echo`).join('; ')} ) > client-${client}.out 2>&1 &`);
+    out.push(`( ${list.map(curl).join('; ')} ) > client-${client}.out 2>&1 &`);
   out.push('wait', '# the reads after the race');
-  for (const e of d.exchanges.filter((e) => e.after)) out.push(`${curlOf(e, base)}; echo`);
+  for (const e of d.exchanges.filter((e) => e.after)) out.push(curl(e));
   return `${out.join('\n')}\n`;
 }
 
