@@ -258,7 +258,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         const pattern = RACE_PATTERNS[
           Math.floor(round / APP_RACE_EVERY) % RACE_PATTERNS.length
         ] as (typeof RACE_PATTERNS)[number];
-        const race = await appRaceRound(where, pattern, r);
+        const race = await appRaceRound(where, pattern, r, setAside);
         stats.rounds++;
         stats.roundOps += race.race.length;
         // What the race created is removed afterwards (not judged): a domain still there, a worker still stopping.

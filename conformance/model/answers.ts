@@ -297,11 +297,12 @@ export function apply(state: State, op: Operation): { state: State; expected: Ex
           })
         : state;
       // B-6: a worker whose removal was accepted may be gone by now (not served), or still be there:
-      // then this DELETE is a DELETE of a worker, 202 with {} (B-5).
+      // then this DELETE is a DELETE of a worker, 202 with {} (B-5), and a wrong answer is the same
+      // defect as to the first DELETE (one situation, one signature).
       if (worker?.removing)
         return {
           state: next,
-          expected: expected('worker delete (removal under way)', {
+          expected: expected('worker delete', {
             status: { kind: 'exact-or-not-served', statuses: [202] },
             media: 'json',
             body: { kind: 'empty-object' },

@@ -345,7 +345,7 @@ describe('explorer: section B generation, resolution, model and script (pure)', 
     expect(step(held, del, json(404, { id: 'not_found' })).disagreements).to.deep.equal([]);
     // The first disagreement names the step (its body is not {} either).
     expect(step(held, del, json(200, worker)).disagreements[0]?.signature).to.deep.equal({
-      operation: 'worker delete (removal under way)',
+      operation: 'worker delete',
       aspect: 'status',
       seen: '200',
     });
