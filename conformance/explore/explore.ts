@@ -7,8 +7,7 @@
  */
 
 import { type AppRace, appRaceRound, RACE_PATTERNS } from './app-race.ts';
-import type { Created } from './apps.ts';
-import { appSequenceSource, asyncTimeoutMs } from './apps.ts';
+import { appSequenceSource, asyncTimeoutMs, type Created } from './apps.ts';
 import { now, send } from './client.ts';
 import {
   CORRUPTED,

@@ -477,6 +477,27 @@ describe('explorer: against the self-test implementation', function () {
     }
   });
 
+  it('finds a section B race (a PATCH of a domain deleted meanwhile answers 200 with some fields) in the concurrent phase, with a script that keeps the id', async () => {
+    const shared = await startCommandInstance(command('domain-patch-race-partial'));
+    try {
+      const result = await explore({
+        seed: 3,
+        sequentialMs: 1000,
+        concurrentMs: 10_000,
+        clients: 4,
+        targets: { shared: shared.url },
+      });
+      expect(result.defects.map((d) => `${d.phase} ${d.title}`)).to.deep.equal([
+        'concurrent domain update (removed): body-shape: without id, created_at',
+      ]);
+      const script = result.defects[0]?.script ?? '';
+      expect(script).to.match(/D1=\$\(echo "\$R"/);
+      expect(script).to.include(`-X PATCH "$BASE_URL"'/apps/`).and.to.include(`/domains/'"$D1"''`);
+    } finally {
+      await shared.stop();
+    }
+  });
+
   it('finds a write lost to a concurrent create of another id, as one lost-update defect with its timeline', async () => {
     const shared = await startCommandInstance(command('write-lost-racing-create'));
     try {
