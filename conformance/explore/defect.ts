@@ -29,6 +29,8 @@ export interface ShownExchange {
   ret: number;
   /** A write of a witness whose answer is ignored (open-ended): it may take effect any time after its call. */
   relaxed?: boolean;
+  /** A worker read until it is no longer served, for at most this many ms (W-AWAIT, apps.ts): its last read is shown. */
+  awaitMs?: number;
 }
 
 export interface Defect {

@@ -10,16 +10,9 @@
 
 import { judgeWrite, type ReadBack, type SeenUser } from '../model/index.ts';
 import { send } from './client.ts';
-import {
-  type Disagreement,
-  initial,
-  step as modelStep,
-  observed,
-  type Signature,
-  signatureKey,
-} from './model.ts';
-import { type Concrete, isWrite, type Operation, request, resolve } from './operations.ts';
-import { goOn, poolIds, readBack, type SetAside, type Where } from './sequence.ts';
+import { type Disagreement, initial, observed, type Signature, signatureKey } from './model.ts';
+import { type Concrete, isWrite, type Operation } from './operations.ts';
+import { goOn, poolIds, readBack, type SetAside, sendAndJudge, type Where } from './sequence.ts';
 
 export interface Diagnosis {
   signature: Signature;
@@ -51,10 +44,8 @@ export async function diagnose(
   let held = initial(where.scope === 'all' ? 'all' : poolIds(where.pool));
   let known = false;
   for (const [i, op] of ops.entries()) {
-    const concrete = resolve(op, where.pool);
-    const exchange = await send(where.url, request(concrete));
-    if (!exchange.observation) return undefined;
-    const judged = modelStep(held, concrete, exchange.observation);
+    const { concrete, exchange, judged } = await sendAndJudge(where, held, op);
+    if (!judged || !exchange.observation) return undefined;
     let found: Disagreement[] = judged.disagreements;
     if (isWrite(concrete) && !judged.refused && held.state.collection) {
       const back = await afterWrite(where, concrete);

@@ -5,6 +5,9 @@
  * can be had, reported once as a defect with its signature, and exploration goes on with that
  * signature set aside. Everything random comes from one seed: `--seed N` sends the same operations.
  */
+
+import { type AppRace, appRaceRound, RACE_PATTERNS } from './app-race.ts';
+import { appSequenceSource, asyncTimeoutMs, type Created } from './apps.ts';
 import { now, send } from './client.ts';
 import {
   CORRUPTED,
@@ -48,6 +51,11 @@ export interface ExploreOptions {
   log?: (line: string) => void;
   /** Stop at the first defect (to measure the time it takes to find one). */
   stopAtFirst?: boolean;
+  /**
+   * How long a worker whose DELETE was accepted may still be served before the explorer calls it never
+   * removed (B-6); CONFORMANCE_ASYNC_TIMEOUT_MS by default.
+   */
+  asyncTimeoutMs?: number;
 }
 
 export interface ExploreResult {
@@ -66,6 +74,15 @@ export interface ExploreResult {
 
 /** Operations per sequence, and per client per round. */
 const SEQUENCE_LENGTH = 40;
+/**
+ * One sequence in this many (the second, the sixth, …) sends section B operations (apps.ts: the domains
+ * and workers of an app of its own), on the current instance; the others section A, as before. A
+ * section B sequence never takes a fresh instance's turn: the next section A sequence gets it.
+ */
+const APP_EVERY = 4;
+const APP_SEQUENCE_LENGTH = 30;
+/** One concurrent round in this many (the third, the eighth, …) is a race of section B changes (app-race.ts). */
+const APP_RACE_EVERY = 5;
 const ROUND_OPS = 8;
 /**
  * A fresh instance for one sequence in this many (the others use new ids on the current instance): every
@@ -101,10 +118,22 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   /** The bases of the run's owned pools: none is drawn twice (values.ts ownedPool). */
   const taken = new Set<bigint>();
   /** Removes what a sequence or a round left on ids it owned on the shared target (not judged). */
-  const removeOwned = async (where: { url: string; pool: Pool }) => {
-    for (const id of poolIds(where.pool))
-      await send(where.url, { method: 'DELETE', path: `/UserService/users/${id}`, headers: {} });
+  const removeOwned = async (where: { url: string; pool: Pool }, created?: Created, users = true) => {
+    if (users)
+      for (const id of poolIds(where.pool))
+        await send(where.url, { method: 'DELETE', path: `/UserService/users/${id}`, headers: {} });
+    for (const [kind, ids] of [
+      ['domains', created?.domains ?? []],
+      ['workers', created?.workers ?? []],
+    ] as const)
+      for (const id of ids)
+        await send(where.url, {
+          method: 'DELETE',
+          path: `/apps/${encodeURIComponent(where.pool.app)}/${kind}/${encodeURIComponent(id)}`,
+          headers: {},
+        });
   };
+  const asyncMs = options.asyncTimeoutMs;
   const stopInstance = async () => {
     await instance?.stop().catch(() => undefined);
     instance = undefined;
@@ -155,6 +184,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       taken,
       freshInstance: targets.fresh ? freshInstance : undefined,
       currentUrl: () => current,
+      asyncMs,
     });
     if (defect) report(defect, phaseStart + foundAfterMs);
     else stats.setAside++;
@@ -167,23 +197,27 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     let needFresh = true;
     for (let i = 0; now() < seqEnd && !done(); i++) {
       const r = root.fork(`sequence-${i}`);
+      const apps = i % APP_EVERY === 1;
       // Which sequences run on a fresh instance depends on how fast one starts; the operations drawn do not.
       const every = startMs < FAST_START_MS ? FRESH_EVERY_FAST : FRESH_EVERY;
-      const fresh = targets.fresh !== undefined && (needFresh || i % every === 0);
+      const wantFresh: boolean = targets.fresh !== undefined && (needFresh || i % every === 0);
+      const fresh = wantFresh && !apps;
       if (fresh) await freshInstance();
-      needFresh = false;
+      needFresh = apps && wantFresh;
       const where: Where = fresh
-        ? { url: current, pool: freshPool(), scope: 'all' }
-        : { url: current, pool: ownedPool(r.fork('pool'), taken), scope: 'owned' };
+        ? { url: current, pool: freshPool(), scope: 'all', asyncMs }
+        : { url: current, pool: ownedPool(r.fork('pool'), taken), scope: 'owned', asyncMs };
       const result = await runSequence(
         where,
-        sequenceSource(r, where.pool, SEQUENCE_LENGTH, fresh),
+        apps
+          ? appSequenceSource(r, APP_SEQUENCE_LENGTH)
+          : sequenceSource(r, where.pool, SEQUENCE_LENGTH, fresh),
         () => now() > seqEnd,
         setAside,
       );
       stats.sequences++;
       stats.steps += result.steps.length;
-      if (where.scope === 'owned') await removeOwned(where);
+      if (where.scope === 'owned') await removeOwned(where, result.held.created);
       if (result.unanswered) {
         stats.unanswered++;
         notes.push(
@@ -218,6 +252,33 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       const r = root.fork(`round-${round}`);
       if (targets.fresh && (needFresh || round === 0)) await freshInstance();
       needFresh = false;
+      if (round % APP_RACE_EVERY === 2) {
+        const where: Where = { url: current, pool: ownedPool(r, taken), scope: 'owned', asyncMs };
+        const pattern = RACE_PATTERNS[
+          Math.floor(round / APP_RACE_EVERY) % RACE_PATTERNS.length
+        ] as (typeof RACE_PATTERNS)[number];
+        const race = await appRaceRound(where, pattern, r, setAside);
+        stats.rounds++;
+        stats.roundOps += race.race.length;
+        // What the race created is removed afterwards (not judged): a domain still there, a worker still stopping.
+        await removeOwned(where, race.created, false);
+        if (race.skipped && race.race.some((o) => !o.exchange.observation)) {
+          stats.unanswered++;
+          needFresh = true;
+        }
+        if (!race.failure) continue;
+        needFresh = true;
+        if (setAside.has(signatureKey(race.failure.disagreement.signature))) {
+          stats.setAside++;
+          continue;
+        }
+        const foundAfterMs = now() - conStart;
+        report(
+          raceDefect(`E${defects.length + 1}`, options.seed, race, foundAfterMs, current, round),
+          conStart + foundAfterMs,
+        );
+        continue;
+      }
       const pool = ownedPool(r, taken);
       const plan = planRound(r, pool, round, options.clients, ROUND_OPS);
       const history = await runRound(current, pool, plan);
@@ -312,6 +373,7 @@ interface Found {
   taken: Set<bigint>;
   freshInstance?: () => Promise<Instance | undefined>;
   currentUrl: () => string;
+  asyncMs?: number;
 }
 
 /**
@@ -319,10 +381,12 @@ interface Found {
  * ids, a fresh instance per replay otherwise), then runs the smallest one again on a fresh instance.
  */
 async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
+  const { asyncMs } = found;
   const ownedClean = async (): Promise<Where> => ({
     url: found.currentUrl(),
     pool: ownedPool(found.cleanPools, found.taken),
     scope: 'owned',
+    asyncMs,
   });
   // A failure found on a fresh instance is shrunk on new ids of the current one when it shows there too
   // (one instance per replay is slow); else on a fresh instance per replay.
@@ -333,7 +397,7 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
   const clean = async (): Promise<Where> => {
     if (scope === 'all' && found.freshInstance) {
       const inst = await found.freshInstance();
-      return { url: inst?.url ?? found.currentUrl(), pool: freshPool(), scope: 'all' };
+      return { url: inst?.url ?? found.currentUrl(), pool: freshPool(), scope: 'all', asyncMs };
     }
     return ownedClean();
   };
@@ -354,14 +418,15 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
     const url = inst?.url ?? found.currentUrl();
     confirmWhere =
       scope === 'all'
-        ? { url, pool: freshPool(), scope: 'all' }
-        : { url, pool: ownedPool(found.cleanPools, found.taken), scope: 'owned' };
+        ? { url, pool: freshPool(), scope: 'all', asyncMs }
+        : { url, pool: ownedPool(found.cleanPools, found.taken), scope: 'owned', asyncMs };
     confirmedOn = 'on a fresh instance';
   } else {
     confirmWhere = {
       url: found.currentUrl(),
       pool: ownedPool(found.cleanPools, found.taken),
       scope: 'owned',
+      asyncMs,
     };
     confirmedOn = 'on the target, with new ids';
   }
@@ -375,7 +440,10 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
   const disagreement =
     failing?.disagreements.find((d) => signatureKey(d.signature) === signatureKey(found.signature)) ??
     failing?.disagreements[0];
-  const exchanges = steps.map((s, i) => shown(i + 1, s.exchange));
+  const exchanges = steps.map((s, i) => ({
+    ...shown(i + 1, s.exchange),
+    ...(s.op.kind === 'W-AWAIT' ? { awaitMs: asyncMs ?? asyncTimeoutMs() } : {}),
+  }));
   const base = confirmWhere.url;
   // The signature: the first write whose effect or answer disagrees, read back (diagnose.ts).
   const diagnosed = await diagnose(await clean(), shrunk.ops, found.setAside);
@@ -467,3 +535,35 @@ function concurrentDefect(
 }
 
 export type { Pool };
+
+/** A section B race no order of its changes explains, as a concurrent defect: one lane per change. */
+function raceDefect(
+  id: string,
+  seed: number,
+  race: AppRace,
+  foundAfterMs: number,
+  url: string,
+  round: number,
+): Defect {
+  const failure = race.failure as NonNullable<AppRace['failure']>;
+  const ordered = [
+    ...race.before.map((o) => ({ exchange: o.exchange, client: 0, before: true, after: false })),
+    ...[...race.race]
+      .sort((a, b) => a.exchange.call - b.exchange.call)
+      .map((o) => ({ exchange: o.exchange, client: o.client, before: false, after: false })),
+    ...race.after.map((o) => ({ exchange: o.exchange, client: 0, before: false, after: true })),
+  ];
+  const exchanges = ordered.map((o, i) => shown(i + 1, o.exchange, o.client, false, o.after, o.before));
+  const signature = failure.disagreement.signature;
+  const partial = { id, title: titleOf(signature), seed, phase: 'concurrent' as const, exchanges };
+  return {
+    ...partial,
+    signature,
+    foundAfterMs,
+    expected: failure.expected,
+    message: `round ${round} (${race.pattern}): no order of the changes sent at once explains their answers and the read after them; in the order that goes furthest (changes ${failure.order.map((i) => i + 1).join(', ')}), ${failure.disagreement.message}`,
+    confirmed: 'a race: not run again (every order of the changes was tried against the model)',
+    script: script(partial, url, 'any instance (the app is not used by anybody else)'),
+    svg: timeline(exchanges),
+  };
+}

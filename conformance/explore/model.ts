@@ -13,6 +13,7 @@
  * judged by the model as any other input.
  */
 import {
+  adopt,
   apply,
   type Choices,
   type Disagreement,
@@ -29,6 +30,7 @@ import {
   sharedState,
   signatureKey,
 } from '../model/index.ts';
+import { appToModel, type Created, learn, NOTHING_CREATED } from './apps.ts';
 import { mediaTypeOf, type Observation } from './observation.ts';
 import type { Concrete } from './operations.ts';
 import { idClass } from './values.ts';
@@ -49,6 +51,8 @@ export interface Held {
   listType?: string;
   /** The ids the run owns on a shared target (a listed one the model does not hold is extra); undefined on a fresh instance. */
   owned?: readonly string[];
+  /** The ids the section B creates were answered with, in order: what a ref stands for (apps.ts). */
+  created?: Created;
 }
 
 export interface Step {
@@ -76,6 +80,7 @@ export function key(held: Held): string {
 }
 
 export function toModel(op: Concrete): ModelOperation {
+  if ('app' in op) return appToModel(op);
   switch (op.kind) {
     case 'PUT':
     case 'POST':
@@ -126,11 +131,13 @@ export function describeExpected(expected: Expected, after: State): string {
       ? '2xx'
       : expected.status.kind === 'exact'
         ? expected.status.statuses.join(' or ')
-        : expected.status.kind === 'choice'
-          ? 'the status it chose for such answers'
-          : expected.status.kind === 'not-served'
-            ? 'not 2xx'
-            : 'any status';
+        : expected.status.kind === 'exact-or-not-served'
+          ? `${expected.status.statuses.join(' or ')}, or not 2xx`
+          : expected.status.kind === 'choice'
+            ? 'the status it chose for such answers'
+            : expected.status.kind === 'not-served'
+              ? 'not 2xx'
+              : 'any status';
   const body = expected.body;
   const what =
     body.kind === 'result'
@@ -145,7 +152,15 @@ export function describeExpected(expected: Expected, after: State): string {
               ? '<operations>GET, PUT, POST, DELETE</operations>'
               : body.kind === 'none'
                 ? 'no body'
-                : 'any body';
+                : body.kind === 'domain'
+                  ? `with 200/201 the whole domain${body.domain ? ` ${JSON.stringify(body.domain)}` : ''}${body.hostname ? ` (hostname ${body.hostname})` : ''}, with 202 {}`
+                  : body.kind === 'created'
+                    ? `with 200/201 the whole ${body.resource}, with 202 {}`
+                    : body.kind === 'empty-object'
+                      ? '{}'
+                      : body.kind === 'array'
+                        ? 'a JSON array'
+                        : 'any body';
   const media =
     expected.media === 'xml' ? ' application/xml' : expected.media === 'json' ? ' application/json' : '';
   const id = expected.touches[0];
@@ -170,6 +185,14 @@ const is2xx = (status: number) => status >= 200 && status <= 299;
  */
 export function step(held: Held, op: Concrete, obs: Observation | undefined): Step {
   const judged = stepAll(held, op, obs);
+  if ('app' in op) {
+    // Section B: the model learns a created resource from the answer, and the ref its id (apps.ts).
+    const must = judged.disagreements.filter((d) => d.level === 'MUST');
+    if (!obs) return { ...judged, disagreements: must };
+    const state = adopt(judged.held.state, toModel(op), observed(obs));
+    const created = learn(judged.held.created ?? NOTHING_CREATED, op, obs.status, obs.body);
+    return { ...judged, held: { ...judged.held, state, created }, disagreements: must };
+  }
   const must = judged.disagreements.filter((d) => d.level === 'MUST');
   if (!obs || (op.kind !== 'LIST' && op.kind !== 'HEAD')) return { ...judged, disagreements: must };
   // A-R7: HEAD answers the headers GET of the list answers (the model reads no media type without a body).
@@ -280,3 +303,16 @@ function stepAll(held: Held, op: Concrete, obs: Observation | undefined): Step {
     disagreements: judged.disagreements,
   };
 }
+
+/** A worker whose removal was accepted and is now seen carried out: the model no longer holds it (B-6). */
+export function removed(held: Held, app: string, id: string): Held {
+  const apps = held.state.apps;
+  const workers = { ...(apps[app]?.workers ?? {}) };
+  delete workers[id];
+  const domains = apps[app]?.domains ?? {};
+  return { ...held, state: { ...held.state, apps: { ...apps, [app]: { domains, workers } } } };
+}
+
+/** Whether the model holds the worker `id` of `app` as being removed (an accepted DELETE). */
+export const removing = (held: Held, app: string, id: string): boolean =>
+  held.state.apps[app]?.workers[id]?.removing === true;

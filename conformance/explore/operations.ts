@@ -4,6 +4,15 @@
  * concrete operation (the id's value and how it is written), and rendered as an HTTP request.
  */
 import { formEncode } from '../support/form.ts';
+import {
+  type AppOperation,
+  appRequest,
+  type ConcreteApp,
+  type Created,
+  isAppOperation,
+  NOTHING_CREATED,
+  resolveApp,
+} from './apps.ts';
 import type { Rng } from './prng.ts';
 import {
   type Pool,
@@ -29,8 +38,11 @@ export interface TextValue {
 export type FormOperation = { kind: 'PUT' | 'POST'; id: IdRef; name: TextValue; profession: TextValue };
 export type PathOperation = { kind: 'DELETE' | 'GET'; id: IdRef };
 export type ListOperation = { kind: 'LIST' | 'HEAD' | 'OPTIONS' };
-export type Operation = FormOperation | PathOperation | ListOperation;
-export type Kind = Operation['kind'];
+/** Section A operations (the XML users). */
+export type UserOperation = FormOperation | PathOperation | ListOperation;
+/** Section A and section B (apps.ts) operations. */
+export type Operation = UserOperation | AppOperation;
+export type Kind = UserOperation['kind'];
 
 /** An operation with its id resolved on a pool: the value (canonical decimal) and the text sent. */
 interface ResolvedId {
@@ -40,7 +52,7 @@ interface ResolvedId {
 }
 export type ConcreteForm = ResolvedId & { kind: 'PUT' | 'POST'; name: TextValue; profession: TextValue };
 export type ConcretePath = ResolvedId & { kind: 'DELETE' | 'GET' };
-export type Concrete = ConcreteForm | ConcretePath | ListOperation;
+export type Concrete = ConcreteForm | ConcretePath | ListOperation | ConcreteApp;
 
 /** Relative frequencies: writes and reads by id most, whole-list reads now and then. */
 const WEIGHTS: ReadonlyArray<[Kind, number]> = [
@@ -72,7 +84,7 @@ export function randomOperation(
   pool: Pool,
   kinds?: readonly Kind[],
   plainTexts = false,
-): Operation {
+): UserOperation {
   const kind = kinds ? kindOf(rng, kinds) : kindOf(rng);
   const id = (): IdRef => ({ slot: slot(rng, pool), writing: writing(rng) });
   const value = (): TextValue => (plainTexts ? { text: TEXTS.plain(rng), cls: 'plain' } : text(rng));
@@ -88,7 +100,9 @@ export function randomOperation(
   }
 }
 
-export function resolve(op: Operation, pool: Pool): Concrete {
+/** `created`: the ids the section B creates of this run were answered with (apps.ts refs). */
+export function resolve(op: Operation, pool: Pool, created: Created = NOTHING_CREATED): Concrete {
+  if (isAppOperation(op)) return resolveApp(op, pool.app, created);
   if (!('id' in op)) return op;
   const value = valueAt(pool, op.id.slot);
   const id = { value: value.toString(), written: writeId(value, op.id.writing), writing: op.id.writing };
@@ -107,6 +121,7 @@ export interface Request {
 const USERS = '/UserService/users';
 /** The request of an operation. A plus sign in the path is sent as it is (only a form decodes it). */
 export function request(op: Concrete): Request {
+  if ('app' in op) return appRequest(op);
   switch (op.kind) {
     case 'PUT':
     case 'POST':
@@ -128,5 +143,5 @@ export function request(op: Concrete): Request {
   }
 }
 
-export const isWrite = (op: { kind: Kind }) =>
+export const isWrite = (op: { kind: string }) =>
   op.kind === 'PUT' || op.kind === 'POST' || op.kind === 'DELETE';

@@ -23,6 +23,44 @@ export function curlOf(e: ShownExchange, base: string): string {
   return parts.join(' ');
 }
 
+/** The id a section B create was answered with (`POST /apps/{app}/domains` or `…/workers`, 2xx), if any. */
+function createdIdOf(e: ShownExchange): { kind: 'D' | 'W'; id: string } | undefined {
+  const m = /\/apps\/[^/]+\/(domains|workers)$/.exec(new URL(e.url).pathname);
+  if (!m || e.method !== 'POST' || e.status === undefined || e.status < 200 || e.status > 299)
+    return undefined;
+  const id = /"id"\s*:\s*"([^"]+)"/.exec(e.answer ?? '')?.[1];
+  return id === undefined ? undefined : { kind: m[1] === 'domains' ? 'D' : 'W', id };
+}
+
+/**
+ * The sequential script's lines. Section B ids are the implementation's: a create's answer is kept
+ * and its id put in a variable (D1, W1, …) that the later paths use, so the script replays against
+ * any instance; a wait for a worker's removal (W-AWAIT) reads it until it is no longer served, at most
+ * as long as the explorer waited.
+ */
+function scriptLines(exchanges: readonly ShownExchange[], base: string, numbered = true): string[] {
+  const names = new Map<string, string>();
+  const counts = { D: 0, W: 0 };
+  // In the order the exchanges were sent (a concurrent history is shown in the order of the calls).
+  return exchanges.map((e) => {
+    let line = curlOf(e, base);
+    for (const [id, name] of names) line = line.split(id).join(`'"$${name}"'`);
+    const echo = numbered ? `echo '# ${e.n}'` : 'echo';
+    const created = createdIdOf(e);
+    if (created && !names.has(created.id)) {
+      const name = `${created.kind}${++counts[created.kind]}`;
+      names.set(created.id, name);
+      return `${echo}; R=$(${line}); echo "$R"; ${name}=$(echo "$R" | grep -o '"id" *: *"[^"]*"' | head -n 1 | cut -d '"' -f 4); echo`;
+    }
+    if (e.awaitMs !== undefined) {
+      const status = line.replace(/^curl -sS -i /, `curl -s -o /dev/null -w '%{http_code}' `);
+      const tries = Math.max(1, Math.ceil(e.awaitMs / 100));
+      return `${echo} '(read until no longer served, at most ${e.awaitMs} ms)'; i=0; while [ $i -lt ${tries} ]; do case $(${status}) in 2*) sleep 0.1; i=$((i+1));; *) break;; esac; done; ${line}; echo`;
+    }
+    return `${echo}; ${line}; echo`;
+  });
+}
+
 /**
  * A script that replays the exchanges in order (sequential), or each client's in parallel and the
  * final reads after them (concurrent: a race may need several runs to show again).
@@ -38,22 +76,20 @@ export function script(
     `# Run against ${where}: BASE_URL=http://127.0.0.1:PORT sh this-script`,
     `BASE_URL="\${BASE_URL:-${base}}"`,
   ];
-  if (d.phase === 'sequential')
-    return `${[...head, ...d.exchanges.map((e) => `echo '# ${e.n}'; ${curlOf(e, base)}; echo`)].join('\n')}\n`;
+  if (d.phase === 'sequential') return `${[...head, ...scriptLines(d.exchanges, base)].join('\n')}\n`;
+  // The same lines (a create's id kept in a variable the later paths use), placed in lanes below.
+  const lineOf = new Map(d.exchanges.map((e, i) => [e, scriptLines(d.exchanges, base, false)[i] as string]));
+  const curl = (e: ShownExchange) => (lineOf.get(e) ?? `${curlOf(e, base)}; echo`).replace(/^echo; /, '');
   const lanes = new Map<number, ShownExchange[]>();
   // The writes before the round are sent once, before the clients start: not again in a lane.
   for (const e of d.exchanges.filter((e) => !e.after && !e.before))
     lanes.set(e.client ?? 0, [...(lanes.get(e.client ?? 0) ?? []), e]);
-  const out = [
-    ...head,
-    '# before the round',
-    ...d.exchanges.filter((e) => e.before).map((e) => `${curlOf(e, base)}; echo`),
-  ];
+  const out = [...head, '# before the round', ...d.exchanges.filter((e) => e.before).map(curl)];
   out.push('# every client at once (a race: run it a few times to see it again)');
   for (const [client, list] of [...lanes].sort(([a], [b]) => a - b))
-    out.push(`( ${list.map((e) => `${curlOf(e, base)}; echo`).join('; ')} ) > client-${client}.out 2>&1 &`);
+    out.push(`( ${list.map(curl).join('; ')} ) > client-${client}.out 2>&1 &`);
   out.push('wait', '# the reads after the race');
-  for (const e of d.exchanges.filter((e) => e.after)) out.push(`${curlOf(e, base)}; echo`);
+  for (const e of d.exchanges.filter((e) => e.after)) out.push(curl(e));
   return `${out.join('\n')}\n`;
 }
 
@@ -85,7 +121,7 @@ export function text(d: Defect): string {
       `  ${String(e.n).padStart(2)}.${who}${when} ${e.method} ${e.url}${e.body !== undefined ? ` ${e.body.length > 200 ? `${e.body.slice(0, 200)}…` : e.body}` : ''}`,
     );
     lines.push(
-      `      → ${e.otherId ? '(another id, overlapping) ' : ''}${e.relaxed ? '(answer set aside: may take effect any time after its call) ' : ''}${answerLine(e)}`,
+      `      → ${e.awaitMs !== undefined ? `(read until no longer served, at most ${e.awaitMs} ms; the last read) ` : ''}${e.otherId ? '(another id, overlapping) ' : ''}${e.relaxed ? '(answer set aside: may take effect any time after its call) ' : ''}${answerLine(e)}`,
     );
     if (e.n === d.failingStep) lines.push(`      ✗ the model expected: ${d.expected}`);
   }

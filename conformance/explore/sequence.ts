@@ -2,9 +2,27 @@
  * Runs one sequence of operations against a target, step by step, and judges each answer with the
  * model: the same code explores (operations drawn as it goes), shrinks and confirms (operations given).
  */
-import { type Expected, judgeWrite, observeUsers, type ReadBack, type SeenUser } from '../model/index.ts';
-import { type Exchange, send } from './client.ts';
-import { type Disagreement, type Held, initial, step as modelStep, observed, signatureKey } from './model.ts';
+import {
+  disagreement,
+  type Expected,
+  judgeWrite,
+  observeUsers,
+  type ReadBack,
+  type SeenUser,
+} from '../model/index.ts';
+import { asyncTimeoutMs, POLL_MS } from './apps.ts';
+import { type Exchange, now, send } from './client.ts';
+import {
+  type Disagreement,
+  type Held,
+  initial,
+  type Step as ModelStep,
+  step as modelStep,
+  observed,
+  removed,
+  removing,
+  signatureKey,
+} from './model.ts';
 import type { Observation } from './observation.ts';
 import { type Concrete, isWrite, type Operation, request, resolve } from './operations.ts';
 import type { Pool } from './values.ts';
@@ -23,6 +41,53 @@ export interface Where {
   pool: Pool;
   /** `all`: a fresh instance, the whole list is judged; `owned`: only the pool's ids are. */
   scope: 'all' | 'owned';
+  /** How long a worker whose DELETE was accepted may still be served (apps.ts W-AWAIT); the setting by default. */
+  asyncMs?: number;
+}
+
+/**
+ * One operation sent and judged by the model. `W-AWAIT` of a worker the model holds as being removed
+ * reads it until it is no longer served (B-6), for at most `where.asyncMs`: still served then is a
+ * disagreement; `cut` when `stop()` came first (not judged, like a request without an answer).
+ */
+export async function sendAndJudge(
+  where: Where,
+  held: Held,
+  op: Operation,
+  stop: () => boolean = () => false,
+): Promise<
+  | { concrete: Concrete; exchange: Exchange; judged?: undefined; cut?: true }
+  | { concrete: Concrete; exchange: Exchange; judged: ModelStep; cut?: undefined }
+> {
+  const concrete = resolve(op, where.pool, held.created);
+  const awaiting =
+    concrete.kind === 'W-AWAIT' && 'app' in concrete && removing(held, concrete.app, concrete.target ?? '');
+  const began = now();
+  const deadline = began + (where.asyncMs ?? asyncTimeoutMs());
+  let exchange = await send(where.url, request(concrete));
+  const served = (e: Exchange) =>
+    !!e.observation && e.observation.status >= 200 && e.observation.status <= 299;
+  while (awaiting && served(exchange) && now() < deadline) {
+    if (stop()) return { concrete, exchange, cut: true };
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    exchange = await send(where.url, request(concrete));
+  }
+  if (!exchange.observation) return { concrete, exchange };
+  const judged = modelStep(held, concrete, exchange.observation);
+  if (!awaiting || !('app' in concrete)) return { concrete, exchange, judged };
+  const id = concrete.target ?? '';
+  if (served(exchange))
+    judged.disagreements.push(
+      disagreement(
+        'worker removal',
+        'state-change',
+        'still served',
+        `the worker ${id}, whose DELETE was accepted (202), is still served ${Math.round(now() - began)} ms later (B-6: it is eventually no longer served; CONFORMANCE_ASYNC_TIMEOUT_MS sets how long the explorer waits)`,
+      ),
+    );
+  else judged.held = removed(judged.held, concrete.app, id);
+  judged.expected = `the worker no longer served within ${where.asyncMs ?? asyncTimeoutMs()} ms of its accepted DELETE (B-6)`;
+  return { concrete, exchange, judged };
 }
 
 export interface SequenceResult {
@@ -110,16 +175,16 @@ export async function runSequence(
   for (let i = 0; !stop(); i++) {
     const op = next(i);
     if (!op) break;
-    const concrete = resolve(op, where.pool);
-    const exchange = await send(where.url, request(concrete));
-    if (!exchange.observation)
+    const sent = await sendAndJudge(where, held, op, stop);
+    if (sent.cut) break;
+    const { concrete, exchange, judged } = sent;
+    if (!judged || !exchange.observation)
       return {
         steps,
         unanswered: `${exchange.request.method} ${exchange.request.path}: ${exchange.error}`,
         held,
         known,
       };
-    const judged = modelStep(held, concrete, exchange.observation);
     let fresh = judged.disagreements.filter((d) => !setAside.has(signatureKey(d.signature)));
     if (!fresh.length && judged.disagreements.length) {
       known++;

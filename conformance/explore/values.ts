@@ -88,6 +88,8 @@ export function idClass(value: bigint): string {
 export interface Pool {
   core: readonly bigint[];
   edge: readonly bigint[];
+  /** The app whose domains and workers a section B sequence on this pool uses (apps.ts). */
+  app: string;
 }
 
 export function freshPool(): Pool {
@@ -95,6 +97,7 @@ export function freshPool(): Pool {
     // Slot for slot as ownedPool: N, N+1, N+1000, N+7 (N the default user here).
     core: [1n, 2n, 1001n, 7n],
     edge: [0n, -3n, INT32_MAX, INT32_MAX + 1n, -(2n ** 31n), 2n ** 53n + 1n, 2n ** 64n + 7n],
+    app: 'explore-fresh',
   };
 }
 
@@ -121,6 +124,7 @@ export function ownedPool(rng: Rng, taken: Set<bigint> = new Set()): Pool {
       2n ** 53n + base,
       2n ** 64n + base,
     ],
+    app: `explore-${base}`,
   };
 }
 

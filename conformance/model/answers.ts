@@ -21,6 +21,8 @@ export type StatusRule =
   /** Any 2xx. */
   | { kind: 'success' }
   | { kind: 'exact'; statuses: readonly number[] }
+  /** One of `statuses`, or anything but 2xx (the resource is no longer there: B-6). */
+  | { kind: 'exact-or-not-served'; statuses: readonly number[] }
   /** Open: any status, held to the first one seen (choices.ts). */
   | { kind: 'choice'; choice: StatusChoice }
   /** Anything but 2xx: the resource is not served. */
@@ -294,6 +296,18 @@ export function apply(state: State, op: Operation): { state: State; expected: Ex
             workers: { ...app.workers, [op.id]: { ...worker, removing: true } },
           })
         : state;
+      // B-6: a worker whose removal was accepted may be gone by now (not served), or still be there:
+      // then this DELETE is a DELETE of a worker, 202 with {} (B-5), and a wrong answer is the same
+      // defect as to the first DELETE (one situation, one signature).
+      if (worker?.removing)
+        return {
+          state: next,
+          expected: expected('worker delete', {
+            status: { kind: 'exact-or-not-served', statuses: [202] },
+            media: 'json',
+            body: { kind: 'empty-object' },
+          }),
+        };
       return {
         state: next,
         expected: expected(worker ? 'worker delete' : 'worker delete (removed)', {

@@ -12,6 +12,9 @@ import { DEFAULT_USER_ID, type ModelUser } from './state.ts';
 
 const OPERATIONS = 'GET, PUT, POST, DELETE';
 const DOMAIN_FIELDS = ['id', 'hostname', 'created_at', 'updated_at'] as const;
+/** RES-DOM-1 (as support/apps.ts checks it): a UUID, and ISO 8601 date-times in UTC (`Z` or a zero offset). */
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
 const is2xx = (status: number) => status >= 200 && status <= 299;
 
 /** A user as an answer shows it: `<user><id>7</id><name>…</name>…` in words. */
@@ -51,6 +54,17 @@ function judgeStatus(expected: Expected, observed: Observed, choices: Choices, o
             'status',
             String(observed.status),
             `${where} answered ${observed.status}; the spec says ${rule.statuses.join(' or ')}`,
+          ),
+        );
+      return choices;
+    case 'exact-or-not-served':
+      if (is2xx(observed.status) && !rule.statuses.includes(observed.status))
+        out.push(
+          disagreement(
+            where,
+            'status',
+            String(observed.status),
+            `${where} answered ${observed.status}; the spec says ${rule.statuses.join(' or ')}, or no longer finds it`,
           ),
         );
       return choices;
@@ -384,6 +398,30 @@ function judgeBody(expected: Expected, observed: Observed, choices: Choices, out
         );
         return choices;
       }
+      // RES-DOM-1: the formats of a domain's fields, one signature whichever answer shows them.
+      if (fields === DOMAIN_FIELDS) {
+        if (!UUID.test(String(v.id)))
+          out.push(
+            disagreement(
+              'domain answer',
+              'body-shape',
+              'id not a UUID',
+              `${where} answered a domain whose id ${JSON.stringify(v.id)} is not a UUID`,
+            ),
+          );
+        const badTime = (['created_at', 'updated_at'] as const).find(
+          (f) => !ISO_UTC.test(String(v[f])) || Number.isNaN(Date.parse(String(v[f]))),
+        );
+        if (badTime)
+          out.push(
+            disagreement(
+              'domain answer',
+              'body-shape',
+              'timestamp not ISO 8601 UTC',
+              `${where} answered a domain whose ${badTime} ${JSON.stringify(v[badTime])} is not an ISO 8601 timestamp in UTC`,
+            ),
+          );
+      }
       const was = body.kind === 'domain' ? body.domain : undefined;
       if (was && (v.id !== was.id || v.created_at !== was.created_at))
         out.push(
@@ -406,7 +444,8 @@ function judgeBody(expected: Expected, observed: Observed, choices: Choices, out
       return choices;
     }
     case 'empty-object':
-      judgeEmptyObject(where, observed, out);
+      // Not found (B-6 allows it where the status rule does) carries whatever error body it likes.
+      if (is2xx(observed.status)) judgeEmptyObject(where, observed, out);
       return choices;
     case 'array':
       if (

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { type AppOperation, absentId, appSequenceSource, NOTHING_CREATED } from '../explore/apps.ts';
 import { explore } from '../explore/explore.ts';
 import { sequenceSource } from '../explore/generate.ts';
 import {
@@ -18,7 +19,7 @@ import {
   type SequentialModel,
 } from '../explore/linearizability.ts';
 import { initial, step } from '../explore/model.ts';
-import type { Concrete, Operation } from '../explore/operations.ts';
+import { type Concrete, type Operation, request, resolve } from '../explore/operations.ts';
 import { rng } from '../explore/prng.ts';
 import { script } from '../explore/render.ts';
 import { shrink } from '../explore/shrink.ts';
@@ -278,6 +279,136 @@ describe('explorer: generator, shrinker, model (pure)', () => {
   });
 });
 
+describe('explorer: section B generation, resolution, model and script (pure)', () => {
+  const drawApps = (seed: number, length = 30) => {
+    const next = appSequenceSource(rng(seed), length);
+    const out: AppOperation[] = [];
+    for (let op = next(0); op; op = next(out.length)) out.push(op);
+    return out;
+  };
+
+  it('the same seed draws the same operations; each ref names a create drawn before it; deleted workers are waited for at the end', () => {
+    expect(drawApps(3)).to.deep.equal(drawApps(3));
+    expect(drawApps(3)).to.not.deep.equal(drawApps(4));
+    fc.assert(
+      fc.property(fc.integer(), (seed) => {
+        const ops = drawApps(seed);
+        const made = { D: 0, W: 0 };
+        const deleted = new Set<number>();
+        for (const op of ops) {
+          if (op.kind === 'D-CREATE') made.D++;
+          else if (op.kind === 'W-CREATE') made.W++;
+          else if ('ref' in op) {
+            expect(op.ref, `${op.kind} ref`).to.be.lessThan(made[op.kind[0] as 'D' | 'W']);
+            if (op.kind === 'W-DELETE') deleted.add(op.ref);
+          }
+        }
+        const awaited = ops.filter((o) => o.kind === 'W-AWAIT').map((o) => ('ref' in o ? o.ref : -1));
+        for (const ref of deleted) expect(awaited, `worker ${ref} waited for`).to.include(ref);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it("a ref is resolved to the id its create was answered with, on the pool's own app; one no create filled to an id nobody has", () => {
+    const pool = ownedPool(rng(5));
+    const created = { domains: ['d-0'], workers: [] };
+    const get = resolve({ kind: 'D-GET', ref: 0 }, pool, created);
+    expect(request(get)).to.deep.equal({ method: 'GET', path: `/apps/${pool.app}/domains/d-0`, headers: {} });
+    const gone = resolve({ kind: 'W-DELETE', ref: 2 }, pool, NOTHING_CREATED);
+    expect(request(gone).path).to.equal(`/apps/${pool.app}/workers/${absentId(2)}`);
+    const patch = request(resolve({ kind: 'D-PATCH', ref: 0, hostname: 'a.example' }, pool, created));
+    expect([patch.method, patch.body, patch.headers['Content-Type']]).to.deep.equal([
+      'PATCH',
+      '{"hostname":"a.example"}',
+      'application/json',
+    ]);
+    expect(ownedPool(rng(6)).app).to.not.equal(pool.app);
+  });
+
+  it('the model learns a created worker and holds a second DELETE to 202 {} or gone: 200 with the worker disagrees', () => {
+    const pool = ownedPool(rng(1));
+    const json = (status: number, value: unknown) => ({
+      status,
+      contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify(value),
+    });
+    const worker = { id: '5b0d7c1e-1d2f-4a3b-8c4d-5e6f7a8b9c0d', command: 'c', state: 'up' };
+    let held = initial(['1']);
+    const created = step(held, resolve({ kind: 'W-CREATE', command: 'c' }, pool), json(201, worker));
+    expect(created.disagreements).to.deep.equal([]);
+    held = created.held;
+    expect(held.created?.workers).to.deep.equal([worker.id]);
+    const del = resolve({ kind: 'W-DELETE', ref: 0 }, pool, held.created);
+    held = step(held, del, json(202, {})).held;
+    expect(step(held, del, json(202, {})).disagreements).to.deep.equal([]);
+    expect(step(held, del, json(404, { id: 'not_found' })).disagreements).to.deep.equal([]);
+    // The first disagreement names the step (its body is not {} either).
+    expect(step(held, del, json(200, worker)).disagreements[0]?.signature).to.deep.equal({
+      operation: 'worker delete',
+      aspect: 'status',
+      seen: '200',
+    });
+  });
+
+  it('the curl script keeps a created id in a variable for the later paths, and polls for a removal', () => {
+    const base = 'http://127.0.0.1:1';
+    const id = '5b0d7c1e-1d2f-4a3b-8c4d-5e6f7a8b9c0d';
+    const url = `${base}/apps/explore-7/workers`;
+    const shell = script(
+      {
+        id: 'E1',
+        title: 't',
+        seed: 1,
+        phase: 'sequential',
+        exchanges: [
+          {
+            n: 1,
+            method: 'POST',
+            url,
+            headers: {},
+            body: '{"command":"c"}',
+            status: 201,
+            answer: `{"id":"${id}"}`,
+            call: 0,
+            ret: 1,
+          },
+          {
+            n: 2,
+            method: 'DELETE',
+            url: `${url}/${id}`,
+            headers: {},
+            status: 202,
+            answer: '{}',
+            call: 1,
+            ret: 2,
+          },
+          {
+            n: 3,
+            method: 'GET',
+            url: `${url}/${id}`,
+            headers: {},
+            status: 200,
+            answer: '{}',
+            call: 2,
+            ret: 3,
+            awaitMs: 300,
+          },
+        ],
+      },
+      base,
+      'any instance',
+    );
+    const lines = shell.split('\n');
+    expect(lines[4]).to.match(/^echo '# 1'; R=\$\(curl .*\); echo "\$R"; W1=\$\(echo "\$R" \| grep -o/);
+    expect(lines[5]).to.equal(
+      `echo '# 2'; curl -sS -i -X DELETE "$BASE_URL"'/apps/explore-7/workers/'"$W1"''; echo`,
+    );
+    expect(lines[6]).to.include('while [ $i -lt 3 ]');
+    expect(shell).to.not.include(id);
+  });
+});
+
 describe('explorer: against the self-test implementation', function () {
   this.timeout(120_000);
   const command = (defect?: string) =>
@@ -321,6 +452,49 @@ describe('explorer: against the self-test implementation', function () {
       expect(out.split('# ').at(-1)).to.include(failing?.answer ?? '(none)');
     } finally {
       await instance.stop();
+    }
+  });
+
+  it('finds and names once a section B defect (DELETE of a domain answers 200 with its id only), and its script replays it with the ids of the new instance', async () => {
+    const result = await run('domain-delete-partial', 8000, 2);
+    expect(result.defects.map((d) => d.title)).to.deep.equal([
+      'domain delete: body-shape: without hostname, created_at, updated_at',
+    ]);
+    const [defect] = result.defects;
+    expect(defect?.exchanges.length).to.be.at.most(3);
+    const instance = await startCommandInstance(command('domain-delete-partial'));
+    try {
+      const out = execFileSync('sh', ['-c', defect?.script ?? ''], {
+        env: { ...process.env, BASE_URL: instance.url },
+        encoding: 'utf8',
+      });
+      // The DELETE addressed the domain the script's own create made: 200 with that id only.
+      const created = /"id":"([0-9a-f-]{36})"/.exec(out.split('# 2')[0] ?? '')?.[1];
+      expect(created, out).to.be.a('string');
+      expect(out.split('# ').at(-1)).to.include(`{"id":"${created}"}`).and.to.match(/ 200 /);
+    } finally {
+      await instance.stop();
+    }
+  });
+
+  it('finds a section B race (a PATCH of a domain deleted meanwhile answers 200 with some fields) in the concurrent phase, with a script that keeps the id', async () => {
+    const shared = await startCommandInstance(command('domain-patch-race-partial'));
+    try {
+      const result = await explore({
+        seed: 3,
+        sequentialMs: 1000,
+        concurrentMs: 10_000,
+        clients: 4,
+        targets: { shared: shared.url },
+      });
+      expect(result.defects.map((d) => `${d.phase} ${d.title}`)).to.deep.equal([
+        'concurrent domain update (removed): body-shape: without id, created_at',
+      ]);
+      const script = result.defects[0]?.script ?? '';
+      expect(script).to.match(/D1=\$\(echo "\$R"/);
+      expect(script).to.include(`-X PATCH "$BASE_URL"'/apps/`).and.to.include(`/domains/'"$D1"''`);
+    } finally {
+      await shared.stop();
     }
   });
 

@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { adopt } from '../model/effects.ts';
 import {
   apply,
   type Expected,
@@ -303,5 +304,50 @@ describe('the executable model of the spec', () => {
           expect(found).to.deep.equal(['restart | state-change | state not kept']);
       }),
     );
+  });
+
+  // --- section B
+  const json = (status: number, value: unknown, charset = 'utf-8'): Observed => ({
+    status,
+    mediaType: 'application/json',
+    charset,
+    representation: 'json',
+    body: { kind: 'json', value },
+  });
+  const domainOf = (created_at: string) => ({
+    id: '0b7e3c1a-6f1e-4d0b-9a51-2a1f0c4e9d11',
+    hostname: 'a.example',
+    created_at,
+    updated_at: created_at,
+  });
+  const keys = (expected: Expected, seen: Observed) =>
+    judge(expected, seen, noChoices()).disagreements.map((d) => signatureKey(d.signature));
+
+  it('a domain answered with timestamps that are not ISO 8601 in UTC, or an id that is not a UUID, disagrees (RES-DOM-1)', () => {
+    const create = apply(initialState(), { kind: 'domain-create', app: 'a', hostname: 'a.example' }).expected;
+    for (const t of ['2026-01-01T12:00:00Z', '2026-01-01T12:00:00.123Z', '2026-01-01T12:00:00+00:00'])
+      expect(keys(create, json(201, domainOf(t))), t).to.deep.equal([]);
+    for (const t of ['2026-01-01T12:00:00', '2026-01-01T13:00:00+01:00', '1 Jan 2026'])
+      expect(keys(create, json(201, domainOf(t))), t).to.deep.equal([
+        'domain answer | body-shape | timestamp not ISO 8601 UTC',
+      ]);
+    expect(keys(create, json(201, { ...domainOf('2026-01-01T12:00:00Z'), id: '17' }))).to.deep.equal([
+      'domain answer | body-shape | id not a UUID',
+    ]);
+  });
+
+  it('a DELETE of a worker whose removal is under way answers 202 {} or no longer finds it (B-5, B-6), never 200', () => {
+    const created = apply(initialState(), { kind: 'worker-create', app: 'a', command: 'c' });
+    const worker = { id: '0b7e3c1a-6f1e-4d0b-9a51-2a1f0c4e9d12', command: 'c' };
+    let state = adopt(created.state, created.expected.op, json(201, worker));
+    const first = apply(state, { kind: 'worker-delete', app: 'a', id: worker.id });
+    expect(keys(first.expected, json(202, {}))).to.deep.equal([]);
+    state = first.state;
+    const again = apply(state, { kind: 'worker-delete', app: 'a', id: worker.id }).expected;
+    expect(keys(again, json(202, {})), 'still stopping').to.deep.equal([]);
+    // The removal was carried out meanwhile (the reference server after its grace period).
+    expect(keys(again, json(404, { id: 'not_found' })), 'removed meanwhile').to.deep.equal([]);
+    expect(keys(again, json(200, worker))).to.not.deep.equal([]);
+    expect(keys(again, json(202, worker))).to.not.deep.equal([]);
   });
 });

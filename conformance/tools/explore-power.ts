@@ -48,6 +48,7 @@ function args(argv: readonly string[]) {
 async function once(defect: string, seed: number): Promise<Outcome> {
   const command = `exec node ${IMPL} --port {port} --data {data}${defect ? ` --defect ${defect}` : ''}`;
   const shared = await startCommandInstance(command);
+  const asyncMs = DEFECTS[defect]?.env?.CONFORMANCE_ASYNC_TIMEOUT_MS;
   try {
     const result = await explore({
       seed,
@@ -56,6 +57,8 @@ async function once(defect: string, seed: number): Promise<Outcome> {
       clients: 8,
       targets: { shared: shared.url, fresh: () => startCommandInstance(command) },
       stopAtFirst: defect !== '',
+      // As the rules' self-test runs it: worker-never-removed is declared with a 3 s wait for a removal.
+      ...(asyncMs ? { asyncTimeoutMs: Number(asyncMs) } : {}),
     });
     const first = result.defects[0];
     return {
