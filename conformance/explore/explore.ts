@@ -56,6 +56,12 @@ export interface ExploreOptions {
    * removed (B-6); CONFORMANCE_ASYNC_TIMEOUT_MS by default.
    */
   asyncTimeoutMs?: number;
+  /**
+   * Section B too (domains and workers: one sequence in four, one race round in five); default true.
+   * The normal run leaves it to the hand-written APP-* rules, which do not judge by the model yet: a
+   * section B defect met by both would be listed twice, under two signatures.
+   */
+  sectionB?: boolean;
 }
 
 export interface ExploreResult {
@@ -134,6 +140,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         });
   };
   const asyncMs = options.asyncTimeoutMs;
+  const sectionB = options.sectionB ?? true;
   const stopInstance = async () => {
     await instance?.stop().catch(() => undefined);
     instance = undefined;
@@ -197,7 +204,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     let needFresh = true;
     for (let i = 0; now() < seqEnd && !done(); i++) {
       const r = root.fork(`sequence-${i}`);
-      const apps = i % APP_EVERY === 1;
+      const apps = sectionB && i % APP_EVERY === 1;
       // Which sequences run on a fresh instance depends on how fast one starts; the operations drawn do not.
       const every = startMs < FAST_START_MS ? FRESH_EVERY_FAST : FRESH_EVERY;
       const wantFresh: boolean = targets.fresh !== undefined && (needFresh || i % every === 0);
@@ -252,7 +259,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       const r = root.fork(`round-${round}`);
       if (targets.fresh && (needFresh || round === 0)) await freshInstance();
       needFresh = false;
-      if (round % APP_RACE_EVERY === 2) {
+      if (sectionB && round % APP_RACE_EVERY === 2) {
         const where: Where = { url: current, pool: ownedPool(r, taken), scope: 'owned', asyncMs };
         const pattern = RACE_PATTERNS[
           Math.floor(round / APP_RACE_EVERY) % RACE_PATTERNS.length
