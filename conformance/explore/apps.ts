@@ -66,42 +66,34 @@ export function resolveApp(op: AppOperation, app: string, created: Created): Con
 /** The app id a sequence owns: from its pool's base, so that no two sequences of a run share one. */
 export const appOf = (base: bigint | number) => `explore-${base}`;
 
-const JSON_TYPE = { 'Content-Type': 'application/json' };
-
-export function appRequest(op: ConcreteApp): {
+interface AppRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
   body?: string;
-} {
+}
+
+const withJson = (method: string, path: string, value: object): AppRequest => ({
+  method,
+  path,
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(value),
+});
+
+export function appRequest(op: ConcreteApp): AppRequest {
   const kind = op.kind.startsWith('D-') ? 'domains' : 'workers';
   const collection = `/apps/${encodeURIComponent(op.app)}/${kind}`;
   const item = `${collection}/${encodeURIComponent(op.target ?? '')}`;
   switch (op.kind) {
     case 'D-CREATE':
-      return {
-        method: 'POST',
-        path: collection,
-        headers: JSON_TYPE,
-        body: JSON.stringify({ hostname: op.hostname }),
-      };
+      return withJson('POST', collection, { hostname: op.hostname });
     case 'W-CREATE':
-      return {
-        method: 'POST',
-        path: collection,
-        headers: JSON_TYPE,
-        body: JSON.stringify({ command: op.command }),
-      };
+      return withJson('POST', collection, { command: op.command });
     case 'D-LIST':
     case 'W-LIST':
       return { method: 'GET', path: collection, headers: {} };
     case 'D-PATCH':
-      return {
-        method: 'PATCH',
-        path: item,
-        headers: JSON_TYPE,
-        body: JSON.stringify({ hostname: op.hostname }),
-      };
+      return withJson('PATCH', item, { hostname: op.hostname });
     case 'D-DELETE':
     case 'W-DELETE':
       return { method: 'DELETE', path: item, headers: {} };
