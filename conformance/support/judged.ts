@@ -760,7 +760,7 @@ export async function awaitRemoval(
  * more), as the explorer's race rounds judge them. Answers alike (same operation, status, media type
  * and body) are interchangeable, so the orders are searched over kinds of answers, not permutations
  * of twenty. When no order explains them, the finding is the first disagreement of the order that
- * went furthest. The rule then goes on from the state of that order.
+ * explains them best (below). The rule then goes on from the state of that order.
  */
 export function judgeAppRace(
   api: Api,
@@ -784,48 +784,57 @@ export function judgeAppRace(
     }
   }
   const reads = after.map((a) => ({ op: a.op, reply: a.reply, seen: observed(a.reply) }));
-  type Outcome =
-    | { ok: true; state: State; choices: Choices }
-    | { ok: false; depth: number; found: Disagreement; reply: Reply; state: State; choices: Choices };
+  // Each order is judged to its end, going on past a disagreeing answer from the state the model
+  // expected (as a sequence goes on past a known defect): the order with the fewest disagreeing answers
+  // explains the race best, and of those the one whose first disagreement comes latest. An answer that
+  // disagrees in every position (a DELETE's 200 without the domain's fields) is then named, not the
+  // answers that an order starting with another one makes wrong (a 404 taken for the first DELETE).
+  type First = { depth: number; found: Disagreement; reply: Reply };
+  type Outcome = { count: number; first?: First; state: State; choices: Choices };
+  const better = (a: Outcome, b: Outcome | undefined) =>
+    !b ||
+    a.count < b.count ||
+    (a.count === b.count &&
+      (a.first?.depth ?? Number.POSITIVE_INFINITY) > (b.first?.depth ?? Number.POSITIVE_INFINITY));
   const memo = new Map<string, Outcome>();
   const search = (state: State, choices: Choices, left: number[], depth: number): Outcome => {
+    // The depth is the number of changes used, which `left` fixes: an outcome is the same whenever met.
     const key = JSON.stringify([state.apps, left]);
     const known = memo.get(key);
-    // The depth is the number of changes used, which `left` fixes: an outcome is the same whenever met.
     if (known) return known;
     let best: Outcome | undefined;
     if (left.every((n) => n === 0)) {
       let s = state;
       let ch = choices;
+      let count = 0;
+      let first: First | undefined;
       for (const [i, r] of reads.entries()) {
         const judged = judgeAppAnswer(s, ch, r.op, r.seen);
-        const [first] = judged.found;
-        if (first) {
-          best = { ok: false, depth: depth + i, found: first, reply: r.reply, state: s, choices: ch };
-          break;
+        const [found] = judged.found;
+        if (found) {
+          count++;
+          first ??= { depth: depth + i, found, reply: r.reply };
         }
         s = judged.state;
         ch = judged.choices;
       }
-      best ??= { ok: true, state: s, choices: ch };
+      best = { count, ...(first ? { first } : {}), state: s, choices: ch };
     } else
       for (const [i, k] of kinds.entries()) {
         if (!left[i]) continue;
         const judged = judgeAppAnswer(state, choices, k.op, k.seen);
-        const [first] = judged.found;
-        const outcome: Outcome = first
-          ? { ok: false, depth, found: first, reply: k.reply, state, choices }
-          : search(
-              judged.state,
-              judged.choices,
-              left.map((n, j) => (j === i ? n - 1 : n)),
-              depth + 1,
-            );
-        if (outcome.ok) {
-          best = outcome;
-          break;
-        }
-        if (!best || (!best.ok && outcome.depth > best.depth)) best = outcome;
+        const [found] = judged.found;
+        const rest = search(
+          judged.state,
+          judged.choices,
+          left.map((n, j) => (j === i ? n - 1 : n)),
+          depth + 1,
+        );
+        const outcome: Outcome = found
+          ? { ...rest, count: rest.count + 1, first: { depth, found, reply: k.reply } }
+          : rest;
+        if (better(outcome, best)) best = outcome;
+        if (best?.count === 0) break;
       }
     const out = best as Outcome;
     memo.set(key, out);
@@ -834,7 +843,7 @@ export function judgeAppRace(
   const result = search(model.state(api.baseUrl), model.choices, counts, 0);
   model.choices = result.choices;
   model.setState(api.baseUrl, result.state);
-  if (result.ok) return [];
-  model.add([result.found], result.reply);
-  return [result.found];
+  if (!result.first) return [];
+  model.add([result.first.found], result.first.reply);
+  return [result.first.found];
 }
