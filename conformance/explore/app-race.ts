@@ -48,8 +48,10 @@ function permutations(n: number): number[][] {
 }
 
 /**
- * One round. `setAside`: signatures reported already; an answer that disagrees with one of them only
- * is taken as it is (the model goes on from it), as a sequence goes past a known defect.
+ * One round. `setAside`: signatures reported already; an answer that disagrees with one of them is
+ * taken as it is (the model goes on from it), as a sequence goes past a known defect (sequence.ts
+ * goOn): its other disagreements are the same answer seen from another side (a second DELETE of a
+ * worker answered 200 with the worker: `status 200`, and `200 not {}`), one defect, not a second.
  */
 export async function appRaceRound(
   where: Where,
@@ -57,7 +59,8 @@ export async function appRaceRound(
   rng: Rng,
   setAside: SetAside = new Set(),
 ): Promise<AppRace> {
-  const fresh = (ds: readonly Disagreement[]) => ds.filter((d) => !setAside.has(signatureKey(d.signature)));
+  const fresh = (ds: readonly Disagreement[]) =>
+    ds.some((d) => setAside.has(signatureKey(d.signature))) ? [] : [...ds];
   const domain = pattern !== 'worker-deletes';
   const create: AppOperation = domain
     ? { kind: 'D-CREATE', hostname: hostname(rng) }
