@@ -57,9 +57,9 @@ export interface ExploreOptions {
    */
   asyncTimeoutMs?: number;
   /**
-   * Section B too (domains and workers: one sequence in four, one race round in five); default true.
-   * The normal run leaves it to the hand-written APP-* rules, which do not judge by the model yet: a
-   * section B defect met by both would be listed twice, under two signatures.
+   * Section B too (domains and workers: one sequence in four, one race round in five); default true,
+   * the normal run's too: the APP-* rules judge through the same model, so a section B defect met by a
+   * rule and by the explorer is one signature, one defect.
    */
   sectionB?: boolean;
 }

@@ -5,6 +5,7 @@
  */
 import { ExchangeFailure } from './failures.ts';
 import { type Reply, randomText, show } from './http.ts';
+import { type AppOp, appPath, stepApp } from './judged.ts';
 import { setting } from './options.mjs';
 import type { RuleContext } from './rule.ts';
 
@@ -43,6 +44,7 @@ export interface Created {
   body: Json;
   id: string;
   path: string;
+  app: string;
 }
 
 export async function create(
@@ -51,26 +53,28 @@ export async function create(
   kind: 'domains' | 'workers',
   payload: Json,
 ): Promise<Created> {
-  const reply = await ctx.api.json('POST', `/apps/${app}/${kind}`, payload);
-  const field = Object.keys(payload)[0];
-  if (!ok(reply)) ctx.skip(fixtureSkip(kind, field as string, reply));
+  // Judged by the model (support/judged.ts): a create whose answer disagrees is a finding of the rule.
+  const field = Object.keys(payload)[0] as string;
+  const op: AppOp =
+    kind === 'domains'
+      ? { kind: 'domain-create', app, hostname: String(payload.hostname) }
+      : { kind: 'worker-create', app, command: String(payload.command) };
+  const { reply, id } = await stepApp(ctx.api, op);
+  if (!ok(reply)) ctx.skip(fixtureSkip(kind, field, reply));
   let body: unknown;
   try {
     body = JSON.parse(reply.text);
   } catch {
     body = undefined;
   }
-  const id =
-    isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number')
-      ? String(body.id)
-      : undefined;
   if (!isObject(body) || id === undefined) {
     // The rules about the create answer itself (APP-DOM-01, APP-WRK-01) fail on this; the others cannot go on.
     ctx.skip(
       `section B fixture: POST /apps/{app_id}/${kind} answered no object with an id, so the ${kind.slice(0, -1)} cannot be addressed: ${show(reply).slice(0, 200)}`,
     );
   }
-  const path = `/apps/${app}/${kind}/${encodeURIComponent(id as string)}`;
+  const path = appPath(app, kind, id as string);
+  // Not judged (as the explorer's clean-up): the rule may have removed it already.
   ctx.cleanup(async () => {
     const removal = await ctx.api.send('DELETE', path);
     if (removal.status >= 500)
@@ -79,7 +83,7 @@ export async function create(
         removal.exchange,
       );
   });
-  return { reply, body: body as Json, id: id as string, path };
+  return { reply, body: body as Json, id: id as string, path, app };
 }
 
 export function createDomain(

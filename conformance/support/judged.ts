@@ -6,6 +6,7 @@
  * the rule before it checks what it is about.
  */
 import {
+  adopt,
   apply,
   type Choices,
   canonicalId,
@@ -594,3 +595,255 @@ export const headBody = (detail: string): Disagreement =>
     'a body after the headers',
     `HEAD of the list sends a body: ${detail}`,
   );
+
+// --- Section B: the APP-* rules' exchanges, judged through the model as the explorer judges them
+// (explore/model.ts, explore/sequence.ts, explore/app-race.ts), so that a section B defect a rule meets
+// carries the signature the explorer reports it under.
+
+/** The model's section B operations. */
+export type AppOp = Extract<
+  Operation,
+  {
+    kind:
+      | 'domain-create'
+      | 'domain-list'
+      | 'domain-get'
+      | 'domain-update'
+      | 'domain-delete'
+      | 'worker-create'
+      | 'worker-list'
+      | 'worker-get'
+      | 'worker-delete';
+  }
+>;
+
+/** The path of a domain or worker, or of an app's collection of them. */
+export function appPath(app: string, kind: 'domains' | 'workers', id?: string): string {
+  const collection = `/apps/${encodeURIComponent(app)}/${kind}`;
+  return id === undefined ? collection : `${collection}/${encodeURIComponent(id)}`;
+}
+
+/** The request of a section B operation (the fixtures' create, README "Section B fixtures"). */
+export function sendApp(api: Api, op: AppOp): Promise<Reply> {
+  switch (op.kind) {
+    case 'domain-create':
+      return api.json('POST', appPath(op.app, 'domains'), { hostname: op.hostname });
+    case 'worker-create':
+      return api.json('POST', appPath(op.app, 'workers'), { command: op.command });
+    case 'domain-list':
+      return api.get(appPath(op.app, 'domains'));
+    case 'worker-list':
+      return api.get(appPath(op.app, 'workers'));
+    case 'domain-get':
+      return api.get(appPath(op.app, 'domains', op.id));
+    case 'worker-get':
+      return api.get(appPath(op.app, 'workers', op.id));
+    case 'domain-update':
+      return api.json('PATCH', appPath(op.app, 'domains', op.id), { hostname: op.hostname });
+    case 'domain-delete':
+      return api.send('DELETE', appPath(op.app, 'domains', op.id));
+    case 'worker-delete':
+      return api.send('DELETE', appPath(op.app, 'workers', op.id));
+  }
+}
+
+/**
+ * One section B answer judged on `state`: the first MUST disagreement (as the explorer names a failing
+ * step by its first: one answer, one defect), and the state to go on from (a create's resource learnt
+ * from its answer, model adopt).
+ */
+function judgeAppAnswer(
+  state: State,
+  choices: Choices,
+  op: AppOp,
+  seen: Observed,
+): { state: State; choices: Choices; found: Disagreement[] } {
+  const { state: next, expected } = apply(state, op);
+  const judged = judge(expected, seen, choices);
+  const [first] = judged.disagreements.filter((d) => d.level === 'MUST');
+  return { state: adopt(next, op, seen), choices: judged.choices, found: first ? [first] : [] };
+}
+
+export interface AppStep {
+  reply: Reply;
+  observed: Observed;
+  found: Disagreement[];
+  /** The id a create was answered with (what the model learnt), when it carried one. */
+  id?: string;
+}
+
+/** The id a create's answer carries, as the model's adopt reads it. */
+function createdIdOf(seen: Observed): string | undefined {
+  const v = seen.body.kind === 'json' ? seen.body.value : undefined;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const id = (v as Record<string, unknown>).id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
+/** Sends one section B operation, judges its answer with the model and records what disagrees. */
+export async function stepApp(api: Api, op: AppOp): Promise<AppStep> {
+  const reply = await sendApp(api, op);
+  return judgeApp(api, op, reply);
+}
+
+/** An answer to a section B operation the rule sent itself, judged as stepApp judges it. */
+export function judgeApp(api: Api, op: AppOp, reply: Reply): AppStep {
+  const model = modelOf(api.log);
+  const seen = observed(reply);
+  const judged = judgeAppAnswer(model.state(api.baseUrl), model.choices, op, seen);
+  model.choices = judged.choices;
+  model.add(judged.found, reply);
+  model.setState(api.baseUrl, judged.state);
+  const id = op.kind === 'domain-create' || op.kind === 'worker-create' ? createdIdOf(seen) : undefined;
+  return {
+    reply,
+    observed: seen,
+    found: judged.found,
+    ...(id === undefined || !is2xx(reply.status) ? {} : { id }),
+  };
+}
+
+const is2xx = (status: number) => status >= 200 && status <= 299;
+
+/** Between two reads of a worker being removed (as the explorer reads it). */
+const POLL_MS = 100;
+
+/**
+ * B-6: a worker whose DELETE was accepted is eventually no longer served. It is read until it is not,
+ * for at most `timeoutMs` (CONFORMANCE_ASYNC_TIMEOUT_MS), never for a fixed time; still served then is
+ * `worker removal | state-change | still served`, as the explorer reports it. Returns the last read.
+ */
+export async function awaitRemoval(
+  api: Api,
+  app: string,
+  id: string,
+  timeoutMs: number,
+): Promise<{ reply: Reply; ms: number }> {
+  const model = modelOf(api.log);
+  const op: AppOp = { kind: 'worker-get', app, id };
+  const began = Date.now();
+  let reply = await sendApp(api, op);
+  while (is2xx(reply.status) && Date.now() - began < timeoutMs) {
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    reply = await sendApp(api, op);
+  }
+  const ms = Date.now() - began;
+  const removing = model.state(api.baseUrl).apps[app]?.workers[id]?.removing === true;
+  judgeApp(api, op, reply);
+  if (!removing) return { reply, ms };
+  if (is2xx(reply.status))
+    model.add(
+      [
+        disagreement(
+          'worker removal',
+          'state-change',
+          'still served',
+          `the worker ${id}, whose DELETE was accepted (202), is still served ${ms} ms later (B-6: it is eventually no longer served; CONFORMANCE_ASYNC_TIMEOUT_MS sets how long the suite waits)`,
+        ),
+      ],
+      reply,
+    );
+  else {
+    // Seen carried out: the model no longer holds the worker.
+    const state = model.state(api.baseUrl);
+    const workers = { ...(state.apps[app]?.workers ?? {}) };
+    delete workers[id];
+    const domains = state.apps[app]?.domains ?? {};
+    model.setState(api.baseUrl, { ...state, apps: { ...state.apps, [app]: { domains, workers } } });
+  }
+  return { reply, ms };
+}
+
+/**
+ * Section B changes sent at once: some order of them must explain every answer, and the reads sent
+ * after them (`after`, in order), by the model (real-time order is not imposed, which can only accept
+ * more), as the explorer's race rounds judge them. Answers alike (same operation, status, media type
+ * and body) are interchangeable, so the orders are searched over kinds of answers, not permutations
+ * of twenty. When no order explains them, the finding is the first disagreement of the order that
+ * explains them best (below). The rule then goes on from the state of that order.
+ */
+export function judgeAppRace(
+  api: Api,
+  changes: ReadonlyArray<{ op: AppOp; reply: Reply }>,
+  after: ReadonlyArray<{ op: AppOp; reply: Reply }> = [],
+): Disagreement[] {
+  const model = modelOf(api.log);
+  type Kind = { op: AppOp; reply: Reply; seen: Observed };
+  const kinds: Kind[] = [];
+  const counts: number[] = [];
+  for (const c of changes) {
+    const seen = observed(c.reply);
+    const key = JSON.stringify([c.op, c.reply.status, c.reply.headers['content-type'], c.reply.text]);
+    const at = kinds.findIndex(
+      (k) => JSON.stringify([k.op, k.reply.status, k.reply.headers['content-type'], k.reply.text]) === key,
+    );
+    if (at >= 0) counts[at] = (counts[at] ?? 0) + 1;
+    else {
+      kinds.push({ op: c.op, reply: c.reply, seen });
+      counts.push(1);
+    }
+  }
+  const reads = after.map((a) => ({ op: a.op, reply: a.reply, seen: observed(a.reply) }));
+  // Each order is judged to its end, going on past a disagreeing answer from the state the model
+  // expected (as a sequence goes on past a known defect): the order with the fewest disagreeing answers
+  // explains the race best, and of those the one whose first disagreement comes latest. An answer that
+  // disagrees in every position (a DELETE's 200 without the domain's fields) is then named, not the
+  // answers that an order starting with another one makes wrong (a 404 taken for the first DELETE).
+  type First = { depth: number; found: Disagreement; reply: Reply };
+  type Outcome = { count: number; first?: First; state: State; choices: Choices };
+  const better = (a: Outcome, b: Outcome | undefined) =>
+    !b ||
+    a.count < b.count ||
+    (a.count === b.count &&
+      (a.first?.depth ?? Number.POSITIVE_INFINITY) > (b.first?.depth ?? Number.POSITIVE_INFINITY));
+  const memo = new Map<string, Outcome>();
+  const search = (state: State, choices: Choices, left: number[], depth: number): Outcome => {
+    // The depth is the number of changes used, which `left` fixes: an outcome is the same whenever met.
+    const key = JSON.stringify([state.apps, left]);
+    const known = memo.get(key);
+    if (known) return known;
+    let best: Outcome | undefined;
+    if (left.every((n) => n === 0)) {
+      let s = state;
+      let ch = choices;
+      let count = 0;
+      let first: First | undefined;
+      for (const [i, r] of reads.entries()) {
+        const judged = judgeAppAnswer(s, ch, r.op, r.seen);
+        const [found] = judged.found;
+        if (found) {
+          count++;
+          first ??= { depth: depth + i, found, reply: r.reply };
+        }
+        s = judged.state;
+        ch = judged.choices;
+      }
+      best = { count, ...(first ? { first } : {}), state: s, choices: ch };
+    } else
+      for (const [i, k] of kinds.entries()) {
+        if (!left[i]) continue;
+        const judged = judgeAppAnswer(state, choices, k.op, k.seen);
+        const [found] = judged.found;
+        const rest = search(
+          judged.state,
+          judged.choices,
+          left.map((n, j) => (j === i ? n - 1 : n)),
+          depth + 1,
+        );
+        const outcome: Outcome = found
+          ? { ...rest, count: rest.count + 1, first: { depth, found, reply: k.reply } }
+          : rest;
+        if (better(outcome, best)) best = outcome;
+        if (best?.count === 0) break;
+      }
+    const out = best as Outcome;
+    memo.set(key, out);
+    return out;
+  };
+  const result = search(model.state(api.baseUrl), model.choices, counts, 0);
+  model.choices = result.choices;
+  model.setState(api.baseUrl, result.state);
+  if (!result.first) return [];
+  model.add([result.first.found], result.first.reply);
+  return [result.first.found];
+}

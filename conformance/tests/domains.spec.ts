@@ -12,6 +12,7 @@ import {
   UUID,
 } from '../support/apps.ts';
 import { expectJsonUtf8, expectOn, mediaType, type Reply, randomText } from '../support/http.ts';
+import { appPath, stepApp } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 
 const FIELDS = ['id', 'hostname', 'created_at', 'updated_at'] as const;
@@ -40,7 +41,7 @@ test(
   ...rule('APP-DOM-01', async (ctx) => {
     const app = newApp();
     const hostname = `${randomText('c')}.conformance.example`;
-    const reply = await ctx.api.json('POST', `/apps/${app}/domains`, { hostname });
+    const { reply } = await stepApp(ctx.api, { kind: 'domain-create', app, hostname });
     if (!ok(reply)) ctx.skip(fixtureSkip('domains', 'hostname', reply));
     let body: unknown;
     try {
@@ -48,7 +49,7 @@ test(
     } catch {}
     if (isObject(body) && typeof body.id === 'string') {
       const id = body.id;
-      ctx.cleanup(() => ctx.api.send('DELETE', `/apps/${app}/domains/${encodeURIComponent(id)}`));
+      ctx.cleanup(() => ctx.api.send('DELETE', appPath(app, 'domains', id)));
     }
     if (reply.status !== 200 && reply.status !== 201)
       ctx.skip(`the create was answered ${reply.status}; the rule covers 200 and 201`);
@@ -63,12 +64,15 @@ test(
     const app = newApp();
     const domain = await createDomain(ctx, app);
     const bodies: Array<[string, Json]> = [['create', domain.body]];
-    const patch = await ctx.api.json('PATCH', domain.path, {
+    const { reply: patch } = await stepApp(ctx.api, {
+      kind: 'domain-update',
+      app,
+      id: domain.id,
       hostname: `${randomText('p')}.conformance.example`,
     });
     if ((patch.status === 200 || patch.status === 201) && isObject(jsonOf(patch)))
       bodies.push(['PATCH', jsonOf(patch) as Json]);
-    const del = await ctx.api.send('DELETE', domain.path);
+    const { reply: del } = await stepApp(ctx.api, { kind: 'domain-delete', app, id: domain.id });
     if (del.status === 200 && isObject(jsonOf(del))) bodies.push(['DELETE', jsonOf(del) as Json]);
     const problems = bodies.flatMap(([what, body]) => formatProblems(body).map((p) => `${what}: ${p}`));
     expect(problems, 'formats of the domain fields').toEqual([]);
@@ -80,7 +84,7 @@ test(
     const app = newApp();
     const domain = await createDomain(ctx, app);
     const hostname = `${randomText('p')}.conformance.example`;
-    const reply = await ctx.api.json('PATCH', domain.path, { hostname });
+    const { reply } = await stepApp(ctx.api, { kind: 'domain-update', app, id: domain.id, hostname });
     if (reply.status !== 200 && reply.status !== 201)
       ctx.skip(
         `PATCH of a domain was answered ${reply.status}; the rule covers a change answered 200 or 201`,
@@ -100,12 +104,12 @@ test(
     const app = newApp();
     const domain = await createDomain(ctx, app);
     let reference: Json = domain.body;
-    const read = await ctx.api.get(domain.path);
+    const { reply: read } = await stepApp(ctx.api, { kind: 'domain-get', app, id: domain.id });
     if (read.status === 200) {
       const body = jsonOf(read);
       if (isObject(body) && String(body.id) === domain.id) reference = body;
     }
-    const reply = await ctx.api.send('DELETE', domain.path);
+    const { reply } = await stepApp(ctx.api, { kind: 'domain-delete', app, id: domain.id });
     expectOn(reply, reply.status).toBe(200);
     const body = jsonOf(reply);
     expectFullDomain(body, reply);
@@ -123,11 +127,11 @@ test(
   ...rule('APP-DOM-05', async (ctx) => {
     const app = newApp();
     const domain = await createDomain(ctx, app);
-    const before = await ctx.api.get(domain.path);
+    const { reply: before } = await stepApp(ctx.api, { kind: 'domain-get', app, id: domain.id });
     if (before.status !== 200)
       ctx.skip(`GET of a domain answered ${before.status}: removal cannot be observed`);
-    await ctx.api.send('DELETE', domain.path);
-    const after = await ctx.api.get(domain.path);
+    await stepApp(ctx.api, { kind: 'domain-delete', app, id: domain.id });
+    const { reply: after } = await stepApp(ctx.api, { kind: 'domain-get', app, id: domain.id });
     expectOn(after, after.status >= 200 && after.status <= 299, 'GET after DELETE').toBe(false);
   }),
 );
@@ -137,19 +141,26 @@ test(
     const app = newApp();
     const domain = await createDomain(ctx, app);
     const replies: Reply[] = [domain.reply];
-    const patch = await ctx.api.json('PATCH', domain.path, {
+    const { reply: patch } = await stepApp(ctx.api, {
+      kind: 'domain-update',
+      app,
+      id: domain.id,
       hostname: `${randomText('p')}.conformance.example`,
     });
     if (ok(patch)) replies.push(patch);
-    replies.push(await ctx.api.send('DELETE', domain.path));
-    const worker = await ctx.api.json('POST', `/apps/${app}/workers`, { command: 'conformance-check' });
+    replies.push((await stepApp(ctx.api, { kind: 'domain-delete', app, id: domain.id })).reply);
+    const { reply: worker, id } = await stepApp(ctx.api, {
+      kind: 'worker-create',
+      app,
+      command: 'conformance-check',
+    });
     if (ok(worker)) {
       replies.push(worker);
-      const body = JSON.parse(worker.text || 'null');
-      if (isObject(body) && body.id !== undefined)
-        replies.push(
-          await ctx.api.send('DELETE', `/apps/${app}/workers/${encodeURIComponent(String(body.id))}`),
-        );
+      if (id !== undefined) {
+        const del = await stepApp(ctx.api, { kind: 'worker-delete', app, id });
+        replies.push(del.reply);
+        if (!ok(del.reply)) ctx.cleanup(() => ctx.api.send('DELETE', appPath(app, 'workers', id)));
+      }
     }
     const wrong: string[] = [];
     for (const reply of replies) {

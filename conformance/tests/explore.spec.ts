@@ -28,8 +28,6 @@ async function run(ctx: RuleContext, phase: 'sequential' | 'concurrent'): Promis
     sequentialMs: phase === 'sequential' ? BUDGET_MS : 0,
     concurrentMs: phase === 'concurrent' ? BUDGET_MS : 0,
     clients: CLIENTS,
-    // Section B is judged by the APP-* rules here (see ExploreOptions.sectionB); `explore` explores it.
-    sectionB: false,
     targets: {
       shared: target.baseUrl,
       ...(target.noFreshReason ? {} : { fresh: () => startFreshInstance(warn) }),

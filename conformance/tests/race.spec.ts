@@ -10,7 +10,17 @@ import {
   newApp,
 } from '../support/apps.ts';
 import { expectOn, type Reply, randomText, show } from '../support/http.ts';
-import { judgeRace, observeUser, outcome, step, tally } from '../support/judged.ts';
+import {
+  type AppOp,
+  awaitRemoval,
+  judgeAppRace,
+  judgeRace,
+  observeUser,
+  outcome,
+  sendApp,
+  step,
+  tally,
+} from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectAbsent,
@@ -118,8 +128,14 @@ test(
 test(
   ...rule('APP-RACE-01', async (ctx) => {
     const domain = await createDomain(ctx, newApp());
-    const replies = await Promise.all(
-      Array.from({ length: CONTENDERS }, () => ctx.api.send('DELETE', domain.path)),
+    const del: AppOp = { kind: 'domain-delete', app: domain.app, id: domain.id };
+    const replies = await Promise.all(Array.from({ length: CONTENDERS }, () => sendApp(ctx.api, del)));
+    // Judged by the model with the read after them: some order of the DELETEs explains every answer.
+    const read: AppOp = { kind: 'domain-get', app: domain.app, id: domain.id };
+    judgeAppRace(
+      ctx.api,
+      replies.map((reply) => ({ op: del, reply })),
+      [{ op: read, reply: await sendApp(ctx.api, read) }],
     );
     const ok = replies.filter((r) => r.status === 200);
     expect(
@@ -179,19 +195,22 @@ const served = (reply: Reply) => reply.status >= 200 && reply.status <= 299;
 test(
   ...rule('APP-RACE-02', async (ctx) => {
     const domain = await createDomain(ctx, newApp());
-    const replies = await Promise.all(
-      Array.from({ length: CONTENDERS }, () => ctx.api.send('DELETE', domain.path)),
+    const del: AppOp = { kind: 'domain-delete', app: domain.app, id: domain.id };
+    const replies = await Promise.all(Array.from({ length: CONTENDERS }, () => sendApp(ctx.api, del)));
+    const removed = replies.find((r) => r.status === 200);
+    const read: AppOp = { kind: 'domain-get', app: domain.app, id: domain.id };
+    const after = removed ? await sendApp(ctx.api, read) : undefined;
+    judgeAppRace(
+      ctx.api,
+      replies.map((reply) => ({ op: del, reply })),
+      after ? [{ op: read, reply: after }] : [],
     );
     expectBodies(
       replies,
       wholeDomain(domain.body),
       `bodies among ${CONTENDERS} concurrent DELETEs of one domain`,
     );
-    const removed = replies.find((r) => r.status === 200);
-    if (removed) {
-      const after = await ctx.api.get(domain.path);
-      expectOn(after, served(after), 'GET after a DELETE answered 200').toBe(false);
-    }
+    if (after) expectOn(after, served(after), 'GET after a DELETE answered 200').toBe(false);
     ctx.observe(`statuses: ${JSON.stringify(tally(replies.map((r) => String(r.status))))}`);
   }),
 );
@@ -203,19 +222,27 @@ test(
     for (let round = 0; round < ROUNDS; round++) {
       const domain = await createDomain(ctx, app);
       const hostname = `${randomText('race')}.conformance.example`;
-      const [patch, del] = await Promise.all([
-        ctx.api.json('PATCH', domain.path, { hostname }),
-        ctx.api.send('DELETE', domain.path),
-      ]);
+      const patchOp: AppOp = { kind: 'domain-update', app, id: domain.id, hostname };
+      const delOp: AppOp = { kind: 'domain-delete', app, id: domain.id };
+      const [patch, del] = await Promise.all([sendApp(ctx.api, patchOp), sendApp(ctx.api, delOp)]);
+      // Whether a PATCH after the removal may bring the domain back is open; without one, it stays gone.
+      const readOp: AppOp = { kind: 'domain-get', app, id: domain.id };
+      const after = del.status === 200 && !served(patch) ? await sendApp(ctx.api, readOp) : undefined;
+      judgeAppRace(
+        ctx.api,
+        [
+          { op: patchOp, reply: patch },
+          { op: delOp, reply: del },
+        ],
+        after ? [{ op: readOp, reply: after }] : [],
+      );
       seen.push(`PATCH ${patch.status} DELETE ${del.status}`);
       expectBodies(
         [patch, del],
         wholeDomain(domain.body),
         `round ${round + 1}: a PATCH and a DELETE of one domain raced`,
       );
-      // Whether a PATCH after the removal may bring the domain back is open; without one, it stays gone.
-      if (del.status === 200 && !served(patch)) {
-        const after = await ctx.api.get(domain.path);
+      if (after) {
         expectOn(
           after,
           served(after),
@@ -230,8 +257,11 @@ test(
 test(
   ...rule('APP-RACE-04', async (ctx) => {
     const worker = await createWorker(ctx, newApp());
-    const replies = await Promise.all(
-      Array.from({ length: CONTENDERS }, () => ctx.api.send('DELETE', worker.path)),
+    const del: AppOp = { kind: 'worker-delete', app: worker.app, id: worker.id };
+    const replies = await Promise.all(Array.from({ length: CONTENDERS }, () => sendApp(ctx.api, del)));
+    judgeAppRace(
+      ctx.api,
+      replies.map((reply) => ({ op: del, reply })),
     );
     const wrong = replies.filter((r) => served(r) && (r.status !== 202 || bodyProblem(r, () => undefined)));
     expectOn(
@@ -241,12 +271,8 @@ test(
     ).toEqual([]);
     ctx.observe(`statuses: ${JSON.stringify(tally(replies.map((r) => String(r.status))))}`);
     if (!replies.some(served)) return;
-    const deadline = Date.now() + ASYNC_TIMEOUT_MS;
-    let last = await ctx.api.get(worker.path);
-    while (served(last) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      last = await ctx.api.get(worker.path);
-    }
+    // Read until it is no longer served, for at most ASYNC_TIMEOUT_MS (B-6 "eventually"; no fixed wait).
+    const { reply: last } = await awaitRemoval(ctx.api, worker.app, worker.id, ASYNC_TIMEOUT_MS);
     expectOn(last, served(last), `the worker ${ASYNC_TIMEOUT_MS} ms after the accepted DELETEs`).toBe(false);
   }),
 );
