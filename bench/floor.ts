@@ -240,7 +240,10 @@ async function ladder(): Promise<void> {
   const nodes = new Map<RungId, NodeServer>();
   for (const rung of rungs) {
     const env = { FLOOR_SERVE: rung.id, REDIS_URL: redis.url, LOG_LEVEL: 'info' };
-    nodes.set(rung.id, await startNode(rung.id, self, await freePort(), env, ['--import', 'tsx'], { ipc: true }));
+    nodes.set(
+      rung.id,
+      await startNode(rung.id, self, await freePort(), env, ['--import', 'tsx'], { ipc: true }),
+    );
   }
   const figures = new Map<RungId, RungFigures[]>(rungs.map((r) => [r.id, []]));
   for (let round = -1; round < ROUNDS; round++) {
