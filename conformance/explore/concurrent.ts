@@ -88,15 +88,24 @@ export function planRound(
   };
 }
 
-/** Runs a round: all clients at once, then one read of every id after the last answer. */
-export async function runRound(url: string, pool: Pool, plan: RoundPlan): Promise<Recorded[]> {
+/**
+ * Runs a round: all clients at once, then one read of every id after the last answer. A request left
+ * unanswered stops the round (its client and the others send nothing more, nor the reads after): a
+ * stalled implementation would otherwise cost every remaining request its time-out. `unanswered` names
+ * that request; such a round is not judged.
+ */
+export async function runRound(
+  url: string,
+  pool: Pool,
+  plan: RoundPlan,
+): Promise<{ history: Recorded[]; unanswered?: string }> {
   const history: Recorded[] = [];
   const reader = plan.clients.length;
-  const sequential = async (op: Operation) => {
+  let unanswered: string | undefined;
+  const sendOne = async (client: number, op: Operation) => {
+    if (unanswered !== undefined) return;
     const concrete = resolve(op, pool);
-    record(reader, op, concrete, await send(url, request(concrete)));
-  };
-  const record = (client: number, op: Operation, concrete: Concrete, exchange: Exchange) =>
+    const exchange = await send(url, request(concrete));
     history.push({
       client,
       call: exchange.call,
@@ -107,20 +116,20 @@ export async function runRound(url: string, pool: Pool, plan: RoundPlan): Promis
       exchange,
       after: false,
     });
-  for (const op of plan.setup) await sequential(op);
+    if (!exchange.observation && unanswered === undefined)
+      unanswered = `${exchange.request.method} ${exchange.request.path}: ${exchange.error ?? 'no answer'}`;
+  };
+  for (const op of plan.setup) await sendOne(reader, op);
   for (const op of history) op.before = true;
   await Promise.all(
     plan.clients.map(async (ops, client) => {
-      for (const op of ops) {
-        const concrete = resolve(op, pool);
-        record(client, op, concrete, await send(url, request(concrete)));
-      }
+      for (const op of ops) await sendOne(client, op);
     }),
   );
   const before = history.length;
-  for (const slot of ROUND_SLOTS) await sequential({ kind: 'GET', id: { slot, writing: 'plain' } });
+  for (const slot of ROUND_SLOTS) await sendOne(reader, { kind: 'GET', id: { slot, writing: 'plain' } });
   for (const op of history.slice(before)) op.after = true;
-  return history;
+  return unanswered === undefined ? { history } : { history, unanswered };
 }
 
 function sequentialModel(ids: readonly string[]): SequentialModel<Held, Concrete, Observation> {

@@ -288,10 +288,17 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       }
       const pool = ownedPool(r, taken);
       const plan = planRound(r, pool, round, options.clients, ROUND_OPS);
-      const history = await runRound(current, pool, plan);
-      await removeOwned({ url: current, pool });
+      const { history, unanswered } = await runRound(current, pool, plan);
       stats.rounds++;
       stats.roundOps += history.length;
+      if (unanswered) {
+        // As a sequence does: not judged, and the next round on a fresh instance where one can be had.
+        stats.unanswered++;
+        notes.push(`round ${round}: no answer to ${unanswered}; the round stopped there (not judged)`);
+        needFresh = true;
+        continue;
+      }
+      await removeOwned({ url: current, pool });
       const ids = ROUND_SLOTS.map((s) => valueAt(pool, s).toString());
       const verdict = judgeRound(history, ids);
       if (verdict.ok || !verdict.failure) continue;
