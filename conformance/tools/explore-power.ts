@@ -80,7 +80,11 @@ const median = (xs: number[]) => {
 };
 
 export function markdown(outcomes: readonly Outcome[]): string {
-  const names = [...new Set(outcomes.map((o) => o.defect))];
+  // In the order of defects.mjs (the correct implementation first), whatever order the runs came in.
+  const order = ['', ...Object.keys(DEFECTS)];
+  const names = [...new Set(outcomes.map((o) => o.defect))].sort(
+    (a, b) => order.indexOf(a) - order.indexOf(b),
+  );
   const rows = names.map((name) => {
     const runs = outcomes.filter((o) => o.defect === name);
     const found = runs.filter((o) => o.found);
