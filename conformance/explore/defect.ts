@@ -29,8 +29,12 @@ export interface ShownExchange {
   ret: number;
   /** A write of a witness whose answer is ignored (open-ended): it may take effect any time after its call. */
   relaxed?: boolean;
+  /** A fill (operations.ts FILL): `count` PUTs of ids `first` on; the exchange shown is one of them. */
+  fill?: { first: string; count: number };
   /** A worker read until it is no longer served, for at most this many ms (W-AWAIT, apps.ts): its last read is shown. */
   awaitMs?: number;
+  /** The read of the list after a restart of the implementation (RESTART): the restart is shown before it. */
+  restart?: true;
 }
 
 export interface Defect {
@@ -38,6 +42,8 @@ export interface Defect {
   id: string;
   phase: 'sequential' | 'concurrent';
   signature: Signature;
+  /** A SHOULD defect warns; a MUST defect fails the run. */
+  level: 'MUST' | 'SHOULD';
   /** The signature of the step that first disagreed, when the defect is named by an earlier write. */
   firstSeen?: Signature;
   title: string;

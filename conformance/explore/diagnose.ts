@@ -10,36 +10,60 @@
 
 import { judgeWrite, type ReadBack, type SeenUser } from '../model/index.ts';
 import { send } from './client.ts';
-import { type Disagreement, initial, observed, type Signature, signatureKey } from './model.ts';
+import { type Disagreement, type Held, initial, observed, type Signature, signatureKey } from './model.ts';
 import { type Concrete, isWrite, type Operation } from './operations.ts';
-import { goOn, poolIds, readBack, type SetAside, sendAndJudge, type Where } from './sequence.ts';
+import { goOn, poolIds, readBack, removeFill, type SetAside, sendAndJudge, type Where } from './sequence.ts';
 
 export interface Diagnosis {
   signature: Signature;
+  level: Disagreement['level'];
   message: string;
   /** The 0-based index of the operation it names. */
   at: number;
 }
 
-/** The write's id by GET, the others from the list (one request for all). */
-async function afterWrite(where: Where, op: Concrete): Promise<ReadBack | undefined> {
+/**
+ * The write's id by GET, the others from the list (one request for all): the pool's ids and every
+ * user the model holds (a fill's too, so that a write that removes one of them is named by that).
+ */
+async function afterWrite(where: Where, op: Concrete, held: Held): Promise<ReadBack | undefined> {
   if (!('value' in op)) return undefined;
   const back: Record<string, SeenUser | null> = { ...(await readBack(where, [op.value])) };
   const list = await send(where.url, { method: 'GET', path: '/UserService/users', headers: {} });
   if (!list.observation) return undefined;
   const listed = observed(list.observation);
   if (listed.body.kind === 'users') {
-    const users = listed.body.users;
-    for (const id of poolIds(where.pool))
-      if (id !== op.value) back[id] = users.find((u) => u.id === id) ?? null;
+    const users = new Map(listed.body.users.map((u) => [u.id, u]));
+    for (const id of new Set([...poolIds(where.pool), ...Object.keys(held.state.users)]))
+      if (id !== op.value) back[id] = users.get(id) ?? null;
   }
   return back;
 }
 
+/**
+ * `level`: the level of the failure diagnosed. A MUST failure is named by MUST disagreements only (a
+ * server error on the way does not rename it); a SHOULD failure by the first of either level.
+ */
 export async function diagnose(
   where: Where,
   ops: readonly Operation[],
   setAside: SetAside = new Set(),
+  level: Disagreement['level'] = 'MUST',
+): Promise<Diagnosis | 'known' | undefined> {
+  const filled = Math.max(0, ...ops.map((op) => (op.kind === 'FILL' ? op.count : 0)));
+  try {
+    return await diagnoseSteps(where, ops, setAside, level);
+  } finally {
+    // As runSequence does: a fill's users do not stay behind on a shared target.
+    if (filled && where.scope === 'owned') await removeFill(where, filled);
+  }
+}
+
+async function diagnoseSteps(
+  where: Where,
+  ops: readonly Operation[],
+  setAside: SetAside,
+  level: Disagreement['level'],
 ): Promise<Diagnosis | 'known' | undefined> {
   let held = initial(where.scope === 'all' ? 'all' : poolIds(where.pool));
   let known = false;
@@ -48,7 +72,7 @@ export async function diagnose(
     if (!judged || !exchange.observation) return undefined;
     let found: Disagreement[] = judged.disagreements;
     if (isWrite(concrete) && !judged.refused && held.state.collection) {
-      const back = await afterWrite(where, concrete);
+      const back = await afterWrite(where, concrete, held);
       if (back)
         found = judgeWrite(
           held.state,
@@ -58,24 +82,27 @@ export async function diagnose(
           back,
         );
     }
-    const must = found.filter((d) => d.level === 'MUST');
+    const counted = found.filter((d) => d.level === 'MUST' || d.level === level);
     // A step that meets a known defect: what else it shows is that defect's doing too.
-    const open = must.some((d) => setAside.has(signatureKey(d.signature))) ? [] : must;
+    const open = counted.some((d) => setAside.has(signatureKey(d.signature))) ? [] : counted;
     // A write that hit another user is named by that, rather than by what it then did to its own.
-    const first = open.find((d) => d.signature.aspect === 'other-record-touched') ?? open[0];
+    const first =
+      open.find((d) => d.signature.aspect === 'other-record-touched') ??
+      open.find((d) => d.level === 'MUST') ??
+      open[0];
     if (first) {
-      return { signature: first.signature, message: first.message, at: i };
+      return { signature: first.signature, level: first.level, message: first.message, at: i };
     }
     // A defect reported already: go on from what the implementation shows.
-    if (must.length) known = true;
-    held = must.length
+    if (counted.length) known = true;
+    held = counted.length
       ? (
           await goOn(
             where,
             held,
             judged.held,
             { op: concrete, model: judged.model, observation: exchange.observation },
-            must,
+            counted,
             setAside,
           )
         ).held

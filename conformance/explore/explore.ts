@@ -3,7 +3,9 @@
  * state every few steps) and a concurrent phase (rounds of clients at once, each history checked for
  * linearizability), each bounded by time. A failure is shrunk, run again on a fresh instance when one
  * can be had, reported once as a defect with its signature, and exploration goes on with that
- * signature set aside. Everything random comes from one seed: `--seed N` sends the same operations.
+ * signature set aside. A SHOULD disagreement (a restart that did not keep the users, a failure
+ * answered 5xx) is a sequential defect of that level: found, shrunk and confirmed alike, it warns.
+ * Everything random comes from one seed: `--seed N` sends the same operations.
  */
 
 import { type AppRace, appRaceRound, RACE_PATTERNS } from './app-race.ts';
@@ -21,17 +23,25 @@ import {
 import { type Defect, shown, titleOf } from './defect.ts';
 import { diagnose } from './diagnose.ts';
 import { sequenceSource } from './generate.ts';
-import { type Signature, signatureKey } from './model.ts';
+import { type Disagreement, type Signature, signatureKey } from './model.ts';
 import type { Operation } from './operations.ts';
 import { type Rng, rng } from './prng.ts';
 import { script, timeline } from './render.ts';
 import { replay, runSequence, type SequenceResult, type SetAside, type Where } from './sequence.ts';
 import { shrink } from './shrink.ts';
-import { freshPool, ownedPool, type Pool, poolIds, valueAt } from './values.ts';
+import { fillCount, freshPool, ownedPool, type Pool, poolIds, valueAt } from './values.ts';
 
 export interface Instance {
   url: string;
   stop(): Promise<void>;
+  /** Stops it and starts it again on the same port and data: sequences on it then restart it now and then. */
+  restart?(): Promise<void>;
+}
+
+/** A sequence's place on a fresh instance: all of it judged, and restarts when the instance has them. */
+function onFresh(instance: Instance | undefined, url: string, asyncMs?: number): Where {
+  const restart = instance?.restart?.bind(instance);
+  return { url, pool: freshPool(), scope: 'all', asyncMs, ...(restart ? { restart } : {}) };
 }
 
 export interface Targets {
@@ -70,6 +80,8 @@ export interface ExploreResult {
   stats: {
     sequences: number;
     steps: number;
+    /** RESTART steps that restarted a fresh instance. */
+    restarts: number;
     rounds: number;
     roundOps: number;
     setAside: number;
@@ -87,6 +99,14 @@ const SEQUENCE_LENGTH = 40;
  */
 const APP_EVERY = 4;
 const APP_SEQUENCE_LENGTH = 30;
+/**
+ * One sequence in this many (the fourth, the twelfth, …; section A, on owned ids when the fresh
+ * instances come every other sequence) holds a fill: a thousand users or a hundred (values.ts
+ * fillCount, the first of a run big), then a read of the whole list. A big one costs about two seconds
+ * with its removal, so it is rare; every run still sees several.
+ */
+const FILL_EVERY = 8;
+const FILL_AT = 3;
 /** One concurrent round in this many (the third, the eighth, …) is a race of section B changes (app-race.ts). */
 const APP_RACE_EVERY = 5;
 const ROUND_OPS = 8;
@@ -97,6 +117,11 @@ const ROUND_OPS = 8;
 const FRESH_EVERY_FAST = 2;
 const FRESH_EVERY = 4;
 const FAST_START_MS = 1500;
+/**
+ * Sequences on a fresh instance draw restarts (generate.ts) while restarting has taken less than this
+ * share of the sequential phase: an implementation slow to start gets one or two, not a phase of them.
+ */
+const RESTART_TIME = 0.1;
 const SHRINK_ATTEMPTS = 150;
 const SHRINK_MS = 12_000;
 /** Shrinking on a fresh instance per replay (a failure that needs one) gets more time and fewer replays. */
@@ -115,7 +140,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const defects: Defect[] = [];
   const setAside = new Set<string>();
   const notes: string[] = [];
-  const stats = { sequences: 0, steps: 0, rounds: 0, roundOps: 0, setAside: 0, unanswered: 0 };
+  const stats = { sequences: 0, steps: 0, restarts: 0, rounds: 0, roundOps: 0, setAside: 0, unanswered: 0 };
   const { targets } = options;
   let instance: Instance | undefined;
   let current = targets.shared;
@@ -146,6 +171,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     instance = undefined;
   };
   let startMs = Infinity;
+  let restartMs = 0;
   const freshInstance = async (): Promise<Instance | undefined> => {
     if (!targets.fresh) return undefined;
     await stopInstance();
@@ -176,10 +202,12 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     ops: Operation[],
     where: Where,
     signature: Signature,
+    level: Disagreement['level'],
     foundAfterMs: number,
     phaseStart: number,
   ) => {
     const defect = await shrinkAndConfirm({
+      level,
       id: `E${defects.length + 1}`,
       setAside: new Set(setAside),
       seed: options.seed,
@@ -212,18 +240,32 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       if (fresh) await freshInstance();
       needFresh = apps && wantFresh;
       const where: Where = fresh
-        ? { url: current, pool: freshPool(), scope: 'all', asyncMs }
+        ? onFresh(instance, current, asyncMs)
         : { url: current, pool: ownedPool(r.fork('pool'), taken), scope: 'owned', asyncMs };
+      const restarts = where.restart !== undefined && restartMs < RESTART_TIME * options.sequentialMs;
+      const restart = where.restart;
+      if (restart)
+        where.restart = async () => {
+          const began = now();
+          await restart();
+          restartMs += now() - began;
+        };
       const result = await runSequence(
         where,
         apps
           ? appSequenceSource(r, APP_SEQUENCE_LENGTH)
-          : sequenceSource(r, where.pool, SEQUENCE_LENGTH, fresh),
+          : sequenceSource(r, where.pool, SEQUENCE_LENGTH, fresh, {
+              restarts,
+              ...(i % FILL_EVERY === FILL_AT
+                ? { fill: fillCount(r.fork('fill-count'), Math.floor(i / FILL_EVERY)) }
+                : {}),
+            }),
         () => now() > seqEnd,
         setAside,
       );
       stats.sequences++;
       stats.steps += result.steps.length;
+      if (where.restart) stats.restarts += result.steps.filter((s) => s.op.kind === 'RESTART').length;
       if (where.scope === 'owned') await removeOwned(where, result.held.created);
       if (result.unanswered) {
         stats.unanswered++;
@@ -248,6 +290,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         result.steps.map((s) => s.op),
         where,
         first.signature,
+        first.level,
         foundAfterMs,
         seqStart,
       );
@@ -305,10 +348,10 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       const foundAfterMs = now() - conStart;
       needFresh = true;
       // A service that now fails even a read of the list is corrupted for good by the round.
-      const list = await send(current, { method: 'GET', path: '/UserService/users', headers: {} });
-      if (!list.observation || list.observation.status >= 500) {
+      const failing = await listFailsForGood(current);
+      if (failing) {
         verdict.failure.signature = CORRUPTED;
-        verdict.failure.message = `after the round, GET list answers ${list.observation?.status ?? 'nothing'}: ${verdict.failure.message}`;
+        verdict.failure.message = `after the round, GET list answers ${failing}: ${verdict.failure.message}`;
       }
       // A failure that the same operations show one after the other is not a race: it is reported (or
       // set aside) as the sequential defect it is, shrunk like one.
@@ -329,7 +372,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         log(
           `round ${round}: ${titleOf(signature)} also without concurrency; shrinking ${sequential.ops.length} steps`,
         );
-        await shrinkAndReport(sequential.ops, sequential.where, signature, foundAfterMs, conStart);
+        await shrinkAndReport(sequential.ops, sequential.where, signature, 'MUST', foundAfterMs, conStart);
       } else
         report(
           concurrentDefect(
@@ -350,6 +393,26 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   return { seed: options.seed, defects, stats, notes };
 }
 
+/** Reads of the list that tell a service failing for good from one answer lost on the way. */
+const CORRUPTION_READS = 3;
+const CORRUPTION_PAUSE_MS = 300;
+
+/**
+ * What the list read answers when every one of a few reads, a pause apart, fails (no answer or a 5xx);
+ * undefined when one succeeds. One read is not enough: on a loaded machine a single answer can be lost
+ * (a kept-alive connection closed as it is reused), and that is no corruption.
+ */
+async function listFailsForGood(url: string): Promise<string | undefined> {
+  let seen = '';
+  for (let i = 0; i < CORRUPTION_READS; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, CORRUPTION_PAUSE_MS));
+    const list = await send(url, { method: 'GET', path: '/UserService/users', headers: {} });
+    if (list.observation && list.observation.status < 500) return undefined;
+    seen = list.observation ? String(list.observation.status) : `nothing (${list.error})`;
+  }
+  return seen;
+}
+
 /**
  * The operations of a round sent one after the other (in the order of their calls, then of their
  * returns) on new ids: the first order whose sequence disagrees with the model, with the signature.
@@ -364,7 +427,8 @@ async function withoutConcurrency(
   const orders = [[...witness].sort((a, b) => a.call - b.call), [...witness].sort((a, b) => a.ret - b.ret)];
   for (const order of orders) {
     const ops = order.map((o) => o.op);
-    const where: Where = { url, pool: ownedPool(cleanPools, taken), scope: 'owned' };
+    // The round failed a MUST: its operations in turn are judged on MUST disagreements only.
+    const where: Where = { url, pool: ownedPool(cleanPools, taken), scope: 'owned', mustOnly: true };
     const result = await replay(where, ops, setAside);
     const first = result.failedAt === undefined ? undefined : result.steps[result.failedAt]?.disagreements[0];
     if (first) return { ops: result.steps.map((s) => s.op), where, signature: first.signature };
@@ -382,6 +446,7 @@ interface Found {
   ops: Operation[];
   where: Where;
   signature: Signature;
+  level: Disagreement['level'];
   foundAfterMs: number;
   cleanPools: Rng;
   taken: Set<bigint>;
@@ -396,11 +461,14 @@ interface Found {
  */
 async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
   const { asyncMs } = found;
+  // Replays judge what the failure was judged on (a concurrent round's in turn: MUST only).
+  const mustOnly = found.where.mustOnly ? { mustOnly: true } : {};
   const ownedClean = async (): Promise<Where> => ({
     url: found.currentUrl(),
     pool: ownedPool(found.cleanPools, found.taken),
     scope: 'owned',
     asyncMs,
+    ...mustOnly,
   });
   // A failure found on a fresh instance is shrunk on new ids of the current one when it shows there too
   // (one instance per replay is slow); else on a fresh instance per replay.
@@ -411,7 +479,7 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
   const clean = async (): Promise<Where> => {
     if (scope === 'all' && found.freshInstance) {
       const inst = await found.freshInstance();
-      return { url: inst?.url ?? found.currentUrl(), pool: freshPool(), scope: 'all', asyncMs };
+      return { ...onFresh(inst, inst?.url ?? found.currentUrl(), asyncMs), ...mustOnly };
     }
     return ownedClean();
   };
@@ -432,8 +500,8 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
     const url = inst?.url ?? found.currentUrl();
     confirmWhere =
       scope === 'all'
-        ? { url, pool: freshPool(), scope: 'all', asyncMs }
-        : { url, pool: ownedPool(found.cleanPools, found.taken), scope: 'owned', asyncMs };
+        ? { ...onFresh(inst, url, asyncMs), ...mustOnly }
+        : { url, pool: ownedPool(found.cleanPools, found.taken), scope: 'owned', asyncMs, ...mustOnly };
     confirmedOn = 'on a fresh instance';
   } else {
     confirmWhere = {
@@ -441,6 +509,7 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
       pool: ownedPool(found.cleanPools, found.taken),
       scope: 'owned',
       asyncMs,
+      ...mustOnly,
     };
     confirmedOn = 'on the target, with new ids';
   }
@@ -457,10 +526,14 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
   const exchanges = steps.map((s, i) => ({
     ...shown(i + 1, s.exchange),
     ...(s.op.kind === 'W-AWAIT' ? { awaitMs: asyncMs ?? asyncTimeoutMs() } : {}),
+    ...(s.concrete.kind === 'FILL'
+      ? { fill: { first: s.concrete.first.toString(), count: s.concrete.count } }
+      : {}),
+    ...(s.op.kind === 'RESTART' ? { restart: true as const } : {}),
   }));
   const base = confirmWhere.url;
   // The signature: the first write whose effect or answer disagrees, read back (diagnose.ts).
-  const diagnosed = await diagnose(await clean(), shrunk.ops, found.setAside);
+  const diagnosed = await diagnose(await clean(), shrunk.ops, found.setAside, found.level);
   // A failure that only defects reported already explain is one of their consequences: not reported.
   if (diagnosed === 'known') return undefined;
   const diagnosis = diagnosed;
@@ -480,6 +553,7 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
   return {
     ...partial,
     signature,
+    level: diagnosis ? diagnosis.level : found.level,
     firstSeen: found.signature,
     foundAfterMs: found.foundAfterMs,
     failingStep: failedAt + 1,
@@ -539,6 +613,7 @@ function concurrentDefect(
   return {
     ...partial,
     signature: failure.signature,
+    level: 'MUST',
     foundAfterMs,
     expected: failure.expected,
     message: `round ${round}: ${failure.message}`,
@@ -573,6 +648,7 @@ function raceDefect(
   return {
     ...partial,
     signature,
+    level: 'MUST',
     foundAfterMs,
     expected: failure.expected,
     message: `round ${round} (${race.pattern}): no order of the changes sent at once explains their answers and the read after them; in the order that goes furthest (changes ${failure.order.map((i) => i + 1).join(', ')}), ${failure.disagreement.message}`,

@@ -34,28 +34,54 @@ export function drain(pool: Pool): Operation[] {
 }
 
 /**
+ * The share of sequences (where the instance has restarts) with one RESTART: a restart costs a
+ * process start, some 40 steps' time with the self-test implementation, so about 5 in a 20 s run.
+ * It comes right after the sequence's first drain, the shape that shows an emptied collection not
+ * saved (USR-COL-08); in a sequence without one, at its end, after a drain half the time (else with
+ * the users it holds), before the last state check. A read of the list always comes just before it
+ * (a drain ends with one): what a read does (a default user back) shows there, not as the restart's.
+ */
+const RESTART_SHARE = 0.3;
+
+/**
  * A source of operations for `runSequence`: `length` random operations (a state check after every
  * CHECK_EVERY and at the end); on a fresh instance the first is a read of the list (the collection
- * and its default user come into being, SVC-10).
+ * and its default user come into being, SVC-10). `fill`: a fill of that many users somewhere, and the
+ * list read at once (the whole of it judged). `restarts`: RESTART steps too, drawn from a fork of their
+ * own (the other operations are the same with or without them).
  */
 export function sequenceSource(
   rng: Rng,
   pool: Pool,
   length: number,
   fresh: boolean,
+  { fill, restarts = false }: { fill?: number; restarts?: boolean } = {},
 ): (index: number) => Operation | undefined {
   const queue: Operation[] = fresh ? [{ kind: 'LIST' }] : [];
+  const fillAt = fill === undefined ? -1 : rng.fork('fill').int(length);
+  const drawsRestart = rng.fork('restarts');
+  let restart = restarts && drawsRestart.chance(RESTART_SHARE);
   const sentTexts = new Map<number, Pick<FormOperation, 'name' | 'profession'>>();
   let drawn = 0;
   let ended = false;
   return () => {
     while (queue.length === 0 && !ended) {
       if (drawn === length) {
+        if (restart)
+          queue.push(...(drawsRestart.chance(0.5) ? drain(pool) : [{ kind: 'LIST' } as const]), {
+            kind: 'RESTART',
+          });
         queue.push(...stateCheck(pool));
         ended = true;
         break;
       }
-      if (rng.chance(0.03)) queue.push(...drain(pool));
+      const drained = rng.chance(0.03);
+      if (drained) queue.push(...drain(pool));
+      if (drained && restart) {
+        queue.push({ kind: 'RESTART' });
+        restart = false;
+      }
+      if (drawn === fillAt) queue.push({ kind: 'FILL', count: fill as number }, { kind: 'LIST' });
       let op = randomOperation(rng, pool);
       if ((op.kind === 'PUT' || op.kind === 'POST') && rng.chance(0.25)) {
         const earlier = sentTexts.get(op.id.slot);

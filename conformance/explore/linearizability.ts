@@ -144,11 +144,11 @@ export function checkHistory<S, I, O>(
 }
 
 /** Splits a history by a key (the id): with a model whose ids are independent, each part is checked alone. */
-export function partition<I, O>(
-  ops: ReadonlyArray<HistoryOp<I, O>>,
+export function partition<I, O, T extends HistoryOp<I, O> = HistoryOp<I, O>>(
+  ops: readonly T[],
   keyOf: (input: I) => string,
-): Map<string, Array<HistoryOp<I, O>>> {
-  const parts = new Map<string, Array<HistoryOp<I, O>>>();
+): Map<string, T[]> {
+  const parts = new Map<string, T[]>();
   for (const op of ops) {
     const k = keyOf(op.input);
     parts.set(k, [...(parts.get(k) ?? []), op]);

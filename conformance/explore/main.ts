@@ -7,7 +7,7 @@
  * sequence that needs one gets a fresh instance; with --base-url only, the explorer uses ids of its own
  * on that target. Prints each defect (seed, numbered exchanges, what the model expected, the curl
  * script) and writes them to DIR (explore.json, explore.md, one script and one SVG per defect).
- * Exit code 1 when a defect was found, 2 on a usage error.
+ * Exit code 1 when a MUST defect was found (a SHOULD defect alone warns: 0), 2 on a usage error.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -119,12 +119,18 @@ async function main(): Promise<number> {
     writeReport(report, result);
     const s = result.stats;
     console.log(
-      `\nexplore: seed ${seed}: ${s.sequences} sequences (${s.steps} steps), ${s.rounds} concurrent rounds (${s.roundOps} operations); report in ${report}`,
+      `\nexplore: seed ${seed}: ${s.sequences} sequences (${s.steps} steps, ${s.restarts} restarts), ${s.rounds} concurrent rounds (${s.roundOps} operations); report in ${report}`,
     );
+    // A SHOULD defect warns: only a MUST one makes the implementation not conform.
+    const must = result.defects.filter((d) => d.level === 'MUST').length;
+    const should = result.defects.length - must;
+    const warned = should ? `${should} SHOULD defect(s) (warnings)` : '';
     console.log(
-      result.defects.length ? `does not conform: ${result.defects.length} defect(s)` : 'no defect found',
+      must
+        ? `does not conform: ${must} defect(s)${warned ? `, and ${warned}` : ''}`
+        : warned || 'no defect found',
     );
-    return result.defects.length ? 1 : 0;
+    return must ? 1 : 0;
   } catch (err) {
     console.error(`explore: ${(err as Error).message}`);
     return 2;

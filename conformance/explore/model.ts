@@ -21,6 +21,7 @@ import {
   type Expected,
   initialState,
   judge,
+  judgeBytes,
   type Operation as ModelOperation,
   noChoices,
   type Observed,
@@ -83,16 +84,23 @@ export function toModel(op: Concrete): ModelOperation {
   if ('app' in op) return appToModel(op);
   switch (op.kind) {
     case 'PUT':
-    case 'POST':
-      return {
-        kind: op.kind === 'PUT' ? 'put' : 'post',
-        user: { id: op.written, name: op.name.text, profession: op.profession.text },
+    case 'POST': {
+      const user: { id: string; name?: string; profession?: string } = {
+        id: op.written,
+        name: op.name.text,
+        profession: op.profession.text,
       };
+      if (op.omit) delete user[op.omit];
+      return { kind: op.kind === 'PUT' ? 'put' : 'post', user };
+    }
+    case 'FILL':
+      throw new Error('a fill is judged PUT by PUT (sequence.ts)');
     case 'DELETE':
       return { kind: 'delete', id: op.written };
     case 'GET':
       return { kind: 'get', id: op.written };
     case 'LIST':
+    case 'RESTART':
       return { kind: 'list' };
     case 'HEAD':
       return { kind: 'head-list' };
@@ -116,13 +124,28 @@ export function features(op: Concrete): string[] {
   if (op.written !== op.value) out.push(`${place} id: ${op.writing}`);
   const cls = idClass(BigInt(op.value));
   if (cls !== 'ordinary') out.push(`id: ${cls}`);
-  if ('name' in op)
-    for (const t of [op.name, op.profession]) if (t.cls !== 'plain') out.push(`text: ${t.cls}`);
+  if ('name' in op) {
+    for (const [field, t] of [
+      ['name', op.name],
+      ['profession', op.profession],
+    ] as const)
+      if (op.omit !== field && t.cls !== 'plain') out.push(`text: ${t.cls}`);
+    if (op.omit) out.push(`form: without ${op.omit}`);
+  }
   return [...new Set(out)].sort();
 }
 
 const showUser = (u: { id: string; name?: string; profession?: string }) =>
   `user ${u.id}${u.name === undefined ? ' (fields of its choice)' : ` (${JSON.stringify(u.name)}, ${JSON.stringify(u.profession)})`}`;
+
+/** The users a list must hold, in words: after a fill, the first few and how many more. */
+const SHOWN_USERS = 12;
+const showUsers = (users: readonly { id: string; name?: string; profession?: string }[]) =>
+  users.length === 0
+    ? 'no user'
+    : users.length <= SHOWN_USERS
+      ? users.map(showUser).join(', ')
+      : `${users.length} users: ${users.slice(0, SHOWN_USERS).map(showUser).join(', ')}, … and ${users.length - SHOWN_USERS} more`;
 
 /** The model's expectation in words: the situation, the answer, the state afterwards. */
 export function describeExpected(expected: Expected, after: State): string {
@@ -147,7 +170,7 @@ export function describeExpected(expected: Expected, after: State): string {
         : body.kind === 'no-user'
           ? `no user element (no user ${body.id})`
           : body.kind === 'users'
-            ? `${body.exact ? 'exactly' : 'among others'} ${body.users.map(showUser).join(', ') || 'no user'}${body.absent.length ? `, and none of ${body.absent.join(', ')}` : ''}`
+            ? `${body.exact ? 'exactly' : 'among others'} ${showUsers(body.users)}${body.absent.length ? `, and none of ${body.absent.join(', ')}` : ''}`
             : body.kind === 'operations'
               ? '<operations>GET, PUT, POST, DELETE</operations>'
               : body.kind === 'none'
@@ -169,37 +192,46 @@ export function describeExpected(expected: Expected, after: State): string {
   return `${expected.situation}: ${status}${media}, ${what}${afterwards}`;
 }
 
-/** The model's judge, with the choices of the answer's situation (see Held.choices). */
+/**
+ * The model's judge, with the choices of the answer's situation (see Held.choices); the bytes of a
+ * result or of the operations too (RES-RESULT-1, RES-OPS-1), as USR-RESULT-01 and USR-OPT-02 judge them.
+ */
 function judgeIn(choices: Held['choices'], expected: Expected, seen: Observed) {
   const situation = expected.situation.replace(', first read', '');
   const judged = judge(expected, seen, choices[situation] ?? noChoices());
-  return { disagreements: judged.disagreements, choices: { ...choices, [situation]: judged.choices } };
+  const exact = expected.body.kind === 'result' || expected.body.kind === 'operations';
+  return {
+    disagreements: [...judged.disagreements, ...(exact ? judgeBytes(expected.situation, seen) : [])],
+    choices: { ...choices, [situation]: judged.choices },
+  };
 }
 
 const is2xx = (status: number) => status >= 200 && status <= 299;
 
 /**
- * The next model state after `op` answered `obs` (undefined: no answer, any answer is allowed). Only
- * MUST disagreements count: the exploration rules are MUST rules (a SHOULD, such as a failure result
- * answered 5xx, is HTTP-01's to warn about).
+ * The next model state after `op` answered `obs` (undefined: no answer, any answer is allowed).
+ * `should`: SHOULD disagreements count too (a failure result answered 5xx), each with its level: a
+ * sequence reports them as defects of that level, which warn rather than fail. A concurrent history
+ * is judged on MUST disagreements only: a SHOULD is not a matter of order.
  */
-export function step(held: Held, op: Concrete, obs: Observation | undefined): Step {
+export function step(held: Held, op: Concrete, obs: Observation | undefined, should = false): Step {
   const judged = stepAll(held, op, obs);
+  const counted = (d: Disagreement) => should || d.level === 'MUST';
   if ('app' in op) {
     // Section B: the model learns a created resource from the answer, and the ref its id (apps.ts).
-    const must = judged.disagreements.filter((d) => d.level === 'MUST');
-    if (!obs) return { ...judged, disagreements: must };
+    const kept = judged.disagreements.filter(counted);
+    if (!obs) return { ...judged, disagreements: kept };
     const state = adopt(judged.held.state, toModel(op), observed(obs));
     const created = learn(judged.held.created ?? NOTHING_CREATED, op, obs.status, obs.body);
-    return { ...judged, held: { ...judged.held, state, created }, disagreements: must };
+    return { ...judged, held: { ...judged.held, state, created }, disagreements: kept };
   }
-  const must = judged.disagreements.filter((d) => d.level === 'MUST');
-  if (!obs || (op.kind !== 'LIST' && op.kind !== 'HEAD')) return { ...judged, disagreements: must };
+  const kept = judged.disagreements.filter(counted);
+  if (!obs || (op.kind !== 'LIST' && op.kind !== 'HEAD')) return { ...judged, disagreements: kept };
   // A-R7: HEAD answers the headers GET of the list answers (the model reads no media type without a body).
   const type = mediaTypeOf(obs) ?? 'none';
-  if (op.kind === 'LIST') return { ...judged, held: { ...judged.held, listType: type }, disagreements: must };
+  if (op.kind === 'LIST') return { ...judged, held: { ...judged.held, listType: type }, disagreements: kept };
   if (held.listType !== undefined && held.listType !== type)
-    must.push(
+    kept.push(
       disagreement(
         'HEAD list',
         'media-type',
@@ -207,7 +239,7 @@ export function step(held: Held, op: Concrete, obs: Observation | undefined): St
         `HEAD of the list answered ${type}, where GET of the list answers ${held.listType}`,
       ),
     );
-  return { ...judged, disagreements: must };
+  return { ...judged, disagreements: kept };
 }
 
 function stepAll(held: Held, op: Concrete, obs: Observation | undefined): Step {
@@ -230,6 +262,17 @@ function stepAll(held: Held, op: Concrete, obs: Observation | undefined): Step {
     return { held: next(applied.state, held.choices), model: expected, expected: words, disagreements: [] };
   const seen = observed(obs);
   const feats = features(op);
+  /** An answer nothing is learnt or held from: the write changed nothing. */
+  const unchanged: Step = {
+    held: next(held.state, held.choices),
+    model: expected,
+    refused: true,
+    expected: words,
+    disagreements: [],
+  };
+  // A-R11: a form without a field may be answered anything, a server error too (HTTP-04 warns of
+  // that, a SHOULD): nothing is learnt or held from it, and it changed nothing.
+  if ('omit' in op && op.omit && seen.body.kind !== 'result' && seen.status >= 500) return unchanged;
   // A body no reader can parse is that defect (the judge names it), not a refusal of the input.
   if (feats.length > 0 && seen.body.kind !== 'unreadable') {
     const name = feats.join(' + ');
@@ -280,9 +323,12 @@ function stepAll(held: Held, op: Concrete, obs: Observation | undefined): Step {
       return accepted();
     }
     if (op.kind !== 'PUT' && op.kind !== 'POST' && op.kind !== 'DELETE') throw new Error('unreachable');
-    const refused =
-      (word === undefined && seen.status >= 400 && seen.status < 500) ||
-      (word === 'failure' && wanted === 'success');
+    // Where the failure result is due anyway, a failure tells nothing of the input (refused, or the
+    // failure due), so its status is not held to the one chosen for such failures: an implementation
+    // may answer a refused input otherwise (400 to a form without a field). Nothing learnt or changed.
+    const bare4xx = word === undefined && seen.status >= 400 && seen.status < 500;
+    if (wanted === 'failure' && (word === 'failure' || bare4xx)) return unchanged;
+    const refused = bare4xx || (word === 'failure' && wanted === 'success');
     if (refused)
       return {
         held: next(held.state, held.choices, accepts(false)),

@@ -6,6 +6,7 @@ export interface Observation {
   status: number;
   /** The Content-Type header as sent, or undefined. */
   contentType: string | undefined;
+  /** The body as it came (client.ts), decoded as UTF-8 with a BOM kept; of a HEAD answer, the bytes after its headers. */
   body: string;
 }
 

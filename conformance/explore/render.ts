@@ -5,6 +5,7 @@
  */
 import type { Defect, ShownExchange } from './defect.ts';
 
+const USERS = '/UserService/users';
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** The path and query of an exchange's URL, relative to the target. */
@@ -12,10 +13,16 @@ function pathOf(url: string, base: string): string {
   return url.startsWith(base) ? url.slice(base.length) : new URL(url).pathname;
 }
 
-/** One curl line; the base URL is `$BASE_URL`, so the script runs against any instance. */
+/**
+ * One curl line; the base URL is `$BASE_URL`, so the script runs against any instance. HEAD as the
+ * explorer reads it (client.ts): on a connection the server closes, every byte after the headers shown
+ * (`--head` would hide them; without a body, curl's complaint that the announced one never came is
+ * silenced, and a server that keeps the connection open is left after 2 s).
+ */
 export function curlOf(e: ShownExchange, base: string): string {
   const parts = ['curl', '-sS', '-i'];
-  if (e.method === 'HEAD') parts.push('--head');
+  if (e.method === 'HEAD')
+    parts.splice(1, 1, '-s', '--max-time', '2', '-X', 'HEAD', '-H', shellQuote('Connection: close'));
   else if (e.method !== 'GET' || e.body !== undefined) parts.push('-X', e.method);
   parts.push(`"$BASE_URL"${shellQuote(pathOf(e.url, base))}`);
   for (const [name, value] of Object.entries(e.headers)) parts.push('-H', shellQuote(`${name}: ${value}`));
@@ -52,11 +59,20 @@ function scriptLines(exchanges: readonly ShownExchange[], base: string, numbered
       names.set(created.id, name);
       return `${echo}; R=$(${line}); echo "$R"; ${name}=$(echo "$R" | grep -o '"id" *: *"[^"]*"' | head -n 1 | cut -d '"' -f 4); echo`;
     }
+    if (e.fill) {
+      // A fill as a loop: one PUT per id, as the explorer sent them (a few at a time there).
+      const last = BigInt(e.fill.first) + BigInt(e.fill.count - 1);
+      const put = `curl -sS -o /dev/null -w '%{http_code} ' -X PUT "$BASE_URL"'${USERS}' -H 'Content-Type: application/x-www-form-urlencoded' --data-binary "id=$i&name=fill-$i&profession=filler"`;
+      return `${echo} '(PUT of ${e.fill.count} new users, ids ${e.fill.first} to ${last})'; i=${e.fill.first}; while [ $i -le ${last} ]; do ${put}; i=$((i+1)); done; echo`;
+    }
     if (e.awaitMs !== undefined) {
       const status = line.replace(/^curl -sS -i /, `curl -s -o /dev/null -w '%{http_code}' `);
       const tries = Math.max(1, Math.ceil(e.awaitMs / 100));
       return `${echo} '(read until no longer served, at most ${e.awaitMs} ms)'; i=0; while [ $i -lt ${tries} ]; do case $(${status}) in 2*) sleep 0.1; i=$((i+1));; *) break;; esac; done; ${line}; echo`;
     }
+    // curl cannot restart the implementation: the script says where to, and reads the list after it.
+    if (e.restart)
+      return `# restart the implementation here (the same port and data), then go on\n${echo} '(after the restart)'; ${line}; echo`;
     return `${echo}; ${line}; echo`;
   });
 }
@@ -101,7 +117,7 @@ const answerLine = (e: ShownExchange) =>
 /** The defect as the CLI prints it and the rule's message carries it. */
 export function text(d: Defect): string {
   const lines = [
-    `${d.id} ${d.title}`,
+    `${d.id} ${d.title}${d.level === 'SHOULD' ? ' (a SHOULD: a warning)' : ''}`,
     `  seed ${d.seed} (${d.phase}), found after ${(d.foundAfterMs / 1000).toFixed(1)} s; ${d.confirmed}${d.shrunk ? `; shrunk from ${d.shrunk.from} to ${d.shrunk.to} steps in ${d.shrunk.replays} replays` : ''}`,
     `  ${d.message}`,
   ];
@@ -117,8 +133,12 @@ export function text(d: Defect): string {
       d.phase === 'concurrent'
         ? ` [${e.call.toFixed(0)}–${Number.isFinite(e.ret) ? e.ret.toFixed(0) : '∞'} ms]`
         : '';
+    if (e.fill)
+      lines.push(
+        `  ${String(e.n).padStart(2)}. (${e.fill.count} PUTs of new users, ids ${e.fill.first} on, a few at a time; shown: one of them)`,
+      );
     lines.push(
-      `  ${String(e.n).padStart(2)}.${who}${when} ${e.method} ${e.url}${e.body !== undefined ? ` ${e.body.length > 200 ? `${e.body.slice(0, 200)}…` : e.body}` : ''}`,
+      `  ${String(e.n).padStart(2)}.${who}${when}${e.restart ? ' (the implementation restarted, then)' : ''} ${e.method} ${e.url}${e.body !== undefined ? ` ${e.body.length > 200 ? `${e.body.slice(0, 200)}…` : e.body}` : ''}`,
     );
     lines.push(
       `      → ${e.awaitMs !== undefined ? `(read until no longer served, at most ${e.awaitMs} ms; the last read) ` : ''}${e.otherId ? '(another id, overlapping) ' : ''}${e.relaxed ? '(answer set aside: may take effect any time after its call) ' : ''}${answerLine(e)}`,

@@ -3,8 +3,10 @@
  * model: the same code explores (operations drawn as it goes), shrinks and confirms (operations given).
  */
 import {
+  adoptList,
   disagreement,
   type Expected,
+  judgeRestart,
   judgeWrite,
   observeUsers,
   type ReadBack,
@@ -24,7 +26,16 @@ import {
   signatureKey,
 } from './model.ts';
 import type { Observation } from './observation.ts';
-import { type Concrete, isWrite, type Operation, request, resolve } from './operations.ts';
+import {
+  type Concrete,
+  type ConcreteFill,
+  fillPut,
+  isWrite,
+  type Operation,
+  type Request,
+  request,
+  resolve,
+} from './operations.ts';
 import type { Pool } from './values.ts';
 import { slotCount, valueAt } from './values.ts';
 
@@ -43,6 +54,124 @@ export interface Where {
   scope: 'all' | 'owned';
   /** How long a worker whose DELETE was accepted may still be served (apps.ts W-AWAIT); the setting by default. */
   asyncMs?: number;
+  /** Stops the implementation and starts it again on the same port and data (a fresh instance's only). */
+  restart?: () => Promise<void>;
+  /** Judged on MUST disagreements only; else SHOULD ones count too, each a defect of its level. */
+  mustOnly?: boolean;
+}
+
+/** Whole-list reads and restarts (a restart is judged by the list read after it). */
+const readsList = (kind: string) => kind === 'LIST' || kind === 'RESTART';
+
+/**
+ * RESTART: the implementation restarted (where it can be: elsewhere only the read), then the list
+ * read. It is judged by the users it kept (the model's judgeRestart, a SHOULD: the hand-written
+ * restart rules name the same defect); when it kept them, as any read of the list.
+ */
+async function restartAndRead(where: Where, held: Held) {
+  const concrete = { kind: 'RESTART' } as const;
+  try {
+    await where.restart?.();
+  } catch (err) {
+    // An implementation that does not come back: like a request without an answer, not judged.
+    const read = request(concrete);
+    const error = `the restart failed: ${(err as Error).message}`;
+    const url = where.url + read.path;
+    return {
+      concrete,
+      exchange: { request: { ...read, url }, observation: undefined, error, call: now(), ret: Infinity },
+    };
+  }
+  let exchange = await send(where.url, request(concrete));
+  // The first request after a restart may meet a connection the old process held: sent once more.
+  if (!exchange.observation && where.restart) exchange = await send(where.url, request(concrete));
+  if (!exchange.observation) return { concrete, exchange };
+  const judged = modelStep(held, { kind: 'LIST' }, exchange.observation, !where.mustOnly);
+  const seen = observed(exchange.observation);
+  if (!where.restart || seen.status < 200 || seen.status > 299 || seen.body.kind !== 'users')
+    return { concrete, exchange, judged };
+  const lost = where.mustOnly ? [] : judgeRestart(held.state, seen.body.users);
+  if (!lost.length) return { concrete, exchange, judged };
+  // Not kept: one defect, not also a list that disagrees; the run goes on from what the list showed.
+  const state = adoptList(held.state, seen.body.users);
+  return {
+    concrete,
+    exchange,
+    judged: {
+      ...judged,
+      held: { ...judged.held, state },
+      expected: 'after a restart, the users held before it, as they were',
+      disagreements: lost,
+    },
+  };
+}
+
+/**
+ * Sends `requests` one after the other, as every step of a sequence, until `until` (ms, `now()`): a
+ * fill's PUTs (and their removal) sent at once raced in an implementation without a lock, and its lost
+ * writes were named as sequential defects beside the race the concurrent phase names. A thousand take
+ * about a second and a half against the self-test implementation.
+ */
+async function sendEach(url: string, requests: readonly Request[], until: number): Promise<Exchange[]> {
+  const out: Exchange[] = [];
+  for (const r of requests) {
+    if (now() > until) break;
+    out.push(await send(url, r));
+  }
+  return out;
+}
+
+/**
+ * The longest a fill's PUTs, and then their removal, may take: an implementation that takes 10 ms a
+ * write (an fsync each) would otherwise spend a whole phase on one fill. A fill cut short is not judged,
+ * as a request without an answer; a removal cut short leaves the rest of the run's own block behind
+ * (ids no one else uses, which the rules never judge).
+ */
+const FILL_MAX_MS = 3_000;
+
+/**
+ * A fill: its PUTs sent one after the other, then each answer judged by the model in the order of the ids
+ * (new ids, distinct: the order they took effect in does not matter). The step shows the first PUT
+ * that disagreed, else the last one; its disagreements are that PUT's.
+ */
+async function fill(where: Where, held: Held, op: ConcreteFill) {
+  const puts = Array.from({ length: op.count }, (_, i) => fillPut(op, i));
+  const exchanges = await sendEach(where.url, puts.map(request), now() + FILL_MAX_MS);
+  const lost = exchanges.find((e) => !e.observation);
+  if (lost) return { concrete: op, exchange: lost };
+  if (exchanges.length < puts.length)
+    return { concrete: op, exchange: exchanges.at(-1) as Exchange, cut: true as const };
+  let judged: ModelStep | undefined;
+  let shown = exchanges.length - 1;
+  let state = held;
+  for (const [i, put] of puts.entries()) {
+    const one = modelStep(state, put, (exchanges[i] as Exchange).observation);
+    state = one.held;
+    if (!judged?.disagreements.length) {
+      judged = one;
+      shown = i;
+    }
+  }
+  const last = judged as ModelStep;
+  return {
+    concrete: op,
+    exchange: exchanges[shown] as Exchange,
+    judged: {
+      ...last,
+      held: state,
+      expected: `${op.count} PUTs of new ids ${op.first} to ${op.first + BigInt(op.count - 1)}, each: ${last.expected}`,
+    },
+  };
+}
+
+/** Removes what fills of up to `count` users left on the pool's block (not judged). */
+export async function removeFill(where: Where, count: number): Promise<void> {
+  const ids = Array.from({ length: count }, (_, i) => (where.pool.fill + BigInt(i)).toString());
+  await sendEach(
+    where.url,
+    ids.map((id) => ({ method: 'DELETE', path: `/UserService/users/${id}`, headers: {} })),
+    now() + FILL_MAX_MS,
+  );
 }
 
 /**
@@ -59,7 +188,9 @@ export async function sendAndJudge(
   | { concrete: Concrete; exchange: Exchange; judged?: undefined; cut?: true }
   | { concrete: Concrete; exchange: Exchange; judged: ModelStep; cut?: undefined }
 > {
+  if (op.kind === 'RESTART') return restartAndRead(where, held);
   const concrete = resolve(op, where.pool, held.created);
+  if (concrete.kind === 'FILL') return fill(where, held, concrete);
   const awaiting =
     concrete.kind === 'W-AWAIT' && 'app' in concrete && removing(held, concrete.app, concrete.target ?? '');
   const began = now();
@@ -73,7 +204,7 @@ export async function sendAndJudge(
     exchange = await send(where.url, request(concrete));
   }
   if (!exchange.observation) return { concrete, exchange };
-  const judged = modelStep(held, concrete, exchange.observation);
+  const judged = modelStep(held, concrete, exchange.observation, !where.mustOnly);
   if (!awaiting || !('app' in concrete)) return { concrete, exchange, judged };
   const id = concrete.target ?? '';
   if (served(exchange))
@@ -136,7 +267,7 @@ export async function goOn(
   setAside: SetAside,
 ): Promise<{ held: Held; fresh: Disagreement[] }> {
   const { op } = step;
-  if (op.kind === 'LIST') {
+  if (readsList(op.kind)) {
     const seen = observed(step.observation);
     if (seen.body.kind !== 'users') return { held: after, fresh: [] };
     const users = seen.body.users;
@@ -169,6 +300,28 @@ export async function runSequence(
   stop: () => boolean = () => false,
   setAside: SetAside = new Set(),
 ): Promise<SequenceResult> {
+  let filled = 0;
+  const result = await runSteps(
+    where,
+    (i) => {
+      const op = next(i);
+      if (op?.kind === 'FILL') filled = Math.max(filled, op.count);
+      return op;
+    },
+    stop,
+    setAside,
+  );
+  // On a shared target, a fill's thousand users must not stay behind (the rules read the list too).
+  if (filled && where.scope === 'owned') await removeFill(where, filled);
+  return result;
+}
+
+async function runSteps(
+  where: Where,
+  next: (index: number) => Operation | undefined,
+  stop: () => boolean,
+  setAside: SetAside,
+): Promise<SequenceResult> {
   let held = initial(where.scope === 'all' ? 'all' : poolIds(where.pool));
   const steps: Step[] = [];
   let known = 0;
@@ -185,7 +338,10 @@ export async function runSequence(
         held,
         known,
       };
-    let fresh = judged.disagreements.filter((d) => !setAside.has(signatureKey(d.signature)));
+    // MUST first: a step that shows both is named by the MUST disagreement.
+    let fresh = judged.disagreements
+      .filter((d) => !setAside.has(signatureKey(d.signature)))
+      .sort((a, b) => (a.level === b.level ? 0 : a.level === 'MUST' ? -1 : 1));
     if (!fresh.length && judged.disagreements.length) {
       known++;
       const step = { op: concrete, model: judged.model, observation: exchange.observation };

@@ -5,9 +5,13 @@
  * state; the number of replays is bounded.
  */
 import type { Operation, TextValue } from './operations.ts';
+import { FILL_BIG, FILL_SMALL } from './values.ts';
 
 /** Simpler variants of one operation, simplest first. */
 export function simpler(op: Operation): Operation[] {
+  // A fill: just past 100 users, or just past 1,000 (values.ts FILL_SMALL, FILL_BIG), smallest first.
+  if (op.kind === 'FILL')
+    return [FILL_SMALL[0], FILL_BIG[0]].filter((n) => n < op.count).map((count) => ({ ...op, count }));
   if (!('id' in op)) return [];
   const out: Operation[] = [];
   if (op.id.writing !== 'plain') out.push({ ...op, id: { ...op.id, writing: 'plain' } });

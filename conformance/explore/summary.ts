@@ -7,7 +7,7 @@ export function markdown(result: ExploreResult): string {
   const lines = [
     '# Exploration',
     '',
-    `Seed ${result.seed} (\`--seed ${result.seed}\` sends the same operations again): ${s.sequences} sequences, ${s.steps} steps; ${s.rounds} concurrent rounds, ${s.roundOps} operations. ${result.defects.length} defect(s); ${s.setAside} more failures with a signature already reported.`,
+    `Seed ${result.seed} (\`--seed ${result.seed}\` sends the same operations again): ${s.sequences} sequences, ${s.steps} steps, ${s.restarts} restarts; ${s.rounds} concurrent rounds, ${s.roundOps} operations. ${result.defects.length} defect(s); ${s.setAside} more failures with a signature already reported.`,
     '',
   ];
   for (const d of result.defects) {

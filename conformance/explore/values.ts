@@ -90,6 +90,20 @@ export interface Pool {
   edge: readonly bigint[];
   /** The app whose domains and workers a section B sequence on this pool uses (apps.ts). */
   app: string;
+  /** The first id of the block a fill (operations.ts FILL) creates its users in, consecutively. */
+  fill: bigint;
+}
+
+/**
+ * How many users a fill creates: just past 100 or just past 1,000, common page sizes and caps (A-R1.1,
+ * LIM-1: the list is not paged). The k-th fill of a run takes the big range when k is even, so that a
+ * run's first fill already passes both.
+ */
+export const FILL_SMALL = [101, 150] as const;
+export const FILL_BIG = [1001, 1100] as const;
+export function fillCount(rng: Rng, k: number): number {
+  const [low, high] = k % 2 === 0 ? FILL_BIG : FILL_SMALL;
+  return low + rng.int(high - low + 1);
 }
 
 export function freshPool(): Pool {
@@ -98,6 +112,8 @@ export function freshPool(): Pool {
     core: [1n, 2n, 1001n, 7n],
     edge: [0n, -3n, INT32_MAX, INT32_MAX + 1n, -(2n ** 31n), 2n ** 53n + 1n, 2n ** 64n + 7n],
     app: 'explore-fresh',
+    // Past the core ids (1001 the highest): 2001 to 3100 at most.
+    fill: 2001n,
   };
 }
 
@@ -125,6 +141,8 @@ export function ownedPool(rng: Rng, taken: Set<bigint> = new Set()): Pool {
       2n ** 64n + base,
     ],
     app: `explore-${base}`,
+    // Inside the pool's 10,000 ids, past its core (base+1000 the highest).
+    fill: base + 2000n,
   };
 }
 

@@ -63,10 +63,11 @@ export interface Expected {
 
 const ANY_ID_WRITING = (raw: string | number) => canonicalId(raw) ?? String(raw);
 
+/** A field the form lacks is left to the implementation (stored with one, RES-USER-1, if at all: A-R11). */
 const userOfForm = (form: UserForm): ModelUser => ({
   id: ANY_ID_WRITING(form.id),
-  name: form.name,
-  profession: form.profession,
+  ...(form.name === undefined ? {} : { name: form.name }),
+  ...(form.profession === undefined ? {} : { profession: form.profession }),
 });
 
 const result = (word: 'success' | 'failure'): Pick<Expected, 'status' | 'media' | 'body'> => ({

@@ -6,7 +6,7 @@
  * a write that changed a user it does not address is `other-record-touched`.
  */
 import { apply, type Expected } from './answers.ts';
-import { sameUser, showUser } from './judge.ts';
+import { incompleteUser, sameUser, showUser } from './judge.ts';
 import type { Observed, SeenUser } from './observe.ts';
 import type { Operation } from './operations.ts';
 import { type Disagreement, disagreement } from './signature.ts';
@@ -76,20 +76,30 @@ export function judgeWrite(
   const said = word === undefined ? `answered ${observed.status}` : `answered ${word}`;
   const out: Disagreement[] = [];
   const own = expected.touches[0];
-  // SVC-11: the collection emptied, a read shows the default user again: that read brought it back.
-  // Unless the user served is the one this write sent: then the write stored it (a POST doing a PUT).
+  // SVC-11: the collection emptied, a read shows the default user again: that read brought it back,
+  // whichever user's removal emptied it. Unless the user served is the one this write sent: then the
+  // write stored it (a POST doing a PUT); or a DELETE of user 1 did not say it removed it (a 5xx);
+  // and a write whose own user is wrong is judged by that first.
   const wrote =
     op.kind === 'put' || op.kind === 'post'
       ? { id: DEFAULT_USER_ID, name: op.user.name, profession: op.user.profession }
       : undefined;
+  const ownAsExpected =
+    own === undefined ||
+    !(own in readBack) ||
+    (after.users[own] ? sameUser(after.users[own], readBack[own] ?? null) : readBack[own] === null);
   if (
     after.complete &&
     !Object.keys(after.users).length &&
-    own === DEFAULT_USER_ID &&
-    readBack[own] &&
-    !(wrote && sameUser(wrote, readBack[own]))
+    readBack[DEFAULT_USER_ID] &&
+    (own === DEFAULT_USER_ID
+      ? !(wrote && sameUser(wrote, readBack[own])) && (op.kind !== 'delete' || word === 'success')
+      : ownAsExpected)
   )
     return [DEFAULT_BACK(where)];
+  // A user read back without an element (RES-USER-1) is that defect, whatever else the write did.
+  const incomplete = own === undefined ? undefined : readBack[own] && incompleteUser(where, readBack[own]);
+  if (incomplete) return [incomplete, ...others(before, after, expected, readBack)];
   let effectWrong = false;
   if (own !== undefined && own in readBack) {
     const sent =
@@ -201,6 +211,24 @@ export function observeUsers(state: State, readBack: ReadBack): State {
     else delete users[id];
   }
   return { ...state, collection: true, users };
+}
+
+/** After a list read: what it showed is the state to go on from (every user, when the model knows them all). */
+export function adoptList(state: State, listed: readonly SeenUser[]): State {
+  const users: Record<string, ModelUser> = state.complete ? {} : { ...state.users };
+  const asModel = (u: SeenUser): ModelUser => ({
+    id: u.id,
+    ...(u.name === undefined ? {} : { name: u.name }),
+    ...(u.profession === undefined ? {} : { profession: u.profession }),
+  });
+  if (state.complete) for (const u of listed) users[u.id] = asModel(u);
+  else
+    for (const id of Object.keys(state.users)) {
+      const found = listed.find((u) => u.id === id);
+      if (found) users[id] = asModel(found);
+      else delete users[id];
+    }
+  return { ...state, users };
 }
 
 /** Section B creates: the id is the implementation's, so the model learns the resource from the answer. */

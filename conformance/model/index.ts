@@ -8,17 +8,34 @@
  * - `observe(answer)`: an HTTP answer as the model reads it (`Observed`);
  * - `judge(expected, observed, choices)`: the disagreements, each with a `signature`, and the choices
  *   the implementation made where the spec is open, held for the rest of the run;
+ * - `judgeBytes(where, observed)`: a result or the operations in other bytes than the spec's;
  * - `judgeWrite(before, expected, observed, answered, readBack)`: a write judged by its effect too;
- * - `observeUsers` / `adopt`: go on from the state the implementation showed;
+ * - `observeUsers` / `adoptList` / `adopt`: go on from the state the implementation showed;
  * - `judgeRestart(before, listed)`: what a restart did not keep.
  */
 export { apply, type BodyRule, type Expected, type StatusRule } from './answers.ts';
 export { type Choices, noChoices } from './choices.ts';
-export { adopt, judgeRestart, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
-export { judge, sameUser, showUser, unreadableBody } from './judge.ts';
+export { adopt, adoptList, judgeRestart, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
+export {
+  headBody,
+  judge,
+  judgeBytes,
+  OPERATIONS_BYTES,
+  RESULT_BYTES,
+  sameUser,
+  showUser,
+  unreadableBody,
+} from './judge.ts';
 export { type Observed, observe, type RawAnswer, type SeenBody, type SeenUser } from './observe.ts';
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
-export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';
+export {
+  type Aspect,
+  type Disagreement,
+  disagreement,
+  moreThanOneSuccess,
+  type Signature,
+  signatureKey,
+} from './signature.ts';
 export {
   canonicalId,
   DEFAULT_USER_ID,

@@ -6,11 +6,23 @@
 import type { Expected } from './answers.ts';
 import { type Choices, holdStatus } from './choices.ts';
 import { DEFAULT_BACK } from './effects.ts';
-import type { Observed, SeenUser } from './observe.ts';
+import type { Observed, SeenBody, SeenUser } from './observe.ts';
 import { type Disagreement, disagreement } from './signature.ts';
 import { DEFAULT_USER_ID, type ModelUser } from './state.ts';
 
 const OPERATIONS = 'GET, PUT, POST, DELETE';
+/**
+ * RES-RESULT-1, RES-OPS-1: the exact bytes of the write answers and of OPTIONS (the original wrote
+ * these strings, and its clients compare them: no declaration, no white space).
+ */
+export const RESULT_BYTES: Readonly<Record<'success' | 'failure', string>> = {
+  success: '<result>success</result>',
+  failure: '<result>failure</result>',
+};
+export const OPERATIONS_BYTES = `<operations>${OPERATIONS}</operations>`;
+/** The operations an answer lists, white space around the commas aside (their bytes are judgeBytes'). */
+const listOf = (seen: SeenBody): string | undefined =>
+  seen.kind === 'operations' ? seen.text.replace(/\s*,\s*/g, ', ') : undefined;
 const DOMAIN_FIELDS = ['id', 'hostname', 'created_at', 'updated_at'] as const;
 /** RES-DOM-1 (as support/apps.ts checks it): a UUID, and ISO 8601 date-times in UTC (`Z` or a zero offset). */
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -27,6 +39,22 @@ export const sameUser = (model: ModelUser, seen: SeenUser | undefined | null): b
   seen.id === model.id &&
   (model.name === undefined ? seen.name !== undefined : seen.name === model.name) &&
   (model.profession === undefined ? seen.profession !== undefined : seen.profession === model.profession);
+
+/**
+ * RES-USER-1: a user served without its name or profession element (a form without the field stored
+ * as it came): one defect of the user's representation, whichever answer shows it.
+ */
+export function incompleteUser(where: string, seen: SeenUser): Disagreement | undefined {
+  const missing = (['name', 'profession'] as const).filter((f) => seen[f] === undefined);
+  if (!missing.length) return undefined;
+  // One signature whichever element it lacks: one defect (the form's fields stored as they came).
+  return disagreement(
+    'user answer',
+    'body-shape',
+    'element missing',
+    `${where}: user ${seen.id} is served without the element(s) ${missing.join(', ')} (RES-USER-1: a user has id, name and profession, each once)`,
+  );
+}
 
 const showStatus = (o: Observed) =>
   `${o.status}${o.mediaType ? ` [${o.mediaType}]` : ''}${o.body.kind === 'empty' ? ' with an empty body' : ''}`;
@@ -84,11 +112,12 @@ function judgeStatus(expected: Expected, observed: Observed, choices: Choices, o
     case 'choice': {
       // A 5xx is never a chosen status: it is a server error (HTTP-01 judges it, as a SHOULD).
       if (observed.status >= 500) {
-        // Without a result element the body's judgement names it (one defect, one signature).
+        // Without a result element the body's judgement names it (one defect, one signature). Every
+        // failure answered so is one defect, whichever operation met it.
         if (observed.body.kind === 'result')
           out.push(
             disagreement(
-              where,
+              'failure result',
               'status',
               String(observed.status),
               `${where} answered ${showStatus(observed)}: a server error`,
@@ -159,10 +188,11 @@ function judgeUsers(
 ): void {
   const where = expected.situation;
   const firstRead = where.includes('first read') || where.includes('fresh collection');
-  const counts = new Map<string, number>();
-  for (const u of listed) counts.set(u.id, (counts.get(u.id) ?? 0) + 1);
+  // By id, once: a list after a fill holds a thousand users and more.
+  const byId = new Map<string, SeenUser[]>();
+  for (const u of listed) byId.set(u.id, [...(byId.get(u.id) ?? []), u]);
   for (const user of model) {
-    const found = listed.filter((u) => u.id === user.id);
+    const found = byId.get(user.id) ?? [];
     if (found.length === 0) {
       if (firstRead && user.id === DEFAULT_USER_ID)
         out.push(
@@ -188,16 +218,18 @@ function judgeUsers(
       );
     else if (!sameUser(user, found[0]))
       out.push(
-        disagreement(
-          where,
-          'state-change',
-          'other fields',
-          `${where} shows ${showUser(found[0])} instead of ${showUser(user)}`,
-        ),
+        incompleteUser(where, found[0] as SeenUser) ??
+          disagreement(
+            where,
+            'state-change',
+            'other fields',
+            `${where} shows ${showUser(found[0])} instead of ${showUser(user)}`,
+          ),
       );
   }
   const known = new Set(model.map((u) => u.id));
-  const extra = listed.filter((u) => (exact && !known.has(u.id)) || absent.includes(u.id));
+  const absentIds = new Set(absent);
+  const extra = listed.filter((u) => (exact && !known.has(u.id)) || absentIds.has(u.id));
   if (extra.length && firstRead)
     out.push(
       disagreement(
@@ -304,12 +336,13 @@ function judgeBody(expected: Expected, observed: Observed, choices: Choices, out
         );
       } else if (!sameUser(body.user, seen.user))
         out.push(
-          disagreement(
-            where,
-            'state-change',
-            'other fields',
-            `${where} answered ${showUser(seen.user)} instead of ${showUser(body.user)}`,
-          ),
+          incompleteUser(where, seen.user) ??
+            disagreement(
+              where,
+              'state-change',
+              'other fields',
+              `${where} answered ${showUser(seen.user)} instead of ${showUser(body.user)}`,
+            ),
         );
       return choices;
     }
@@ -353,7 +386,7 @@ function judgeBody(expected: Expected, observed: Observed, choices: Choices, out
       return choices;
     }
     case 'operations': {
-      const text = seen.kind === 'operations' ? seen.text.replace(/\s*,\s*/g, ', ') : undefined;
+      const text = listOf(seen);
       if (text !== OPERATIONS)
         out.push(
           disagreement(
@@ -463,9 +496,56 @@ function judgeBody(expected: Expected, observed: Observed, choices: Choices, out
         );
       return choices;
     case 'none':
+      if (observed.text) out.push(headBody(JSON.stringify(observed.text.slice(0, 60))));
+      return choices;
     case 'any':
       return choices;
   }
+}
+
+/** HEAD answered with bytes after its headers: one defect, whether a raw read sees them or an HTTP client chokes on them. */
+export const headBody = (detail: string): Disagreement =>
+  disagreement(
+    'HEAD list',
+    'body-shape',
+    'a body after the headers',
+    `HEAD of the list sends a body: ${detail}`,
+  );
+
+/**
+ * The bytes of a result (a right word) or of the operations (the right list) that are not the spec's
+ * (RES-RESULT-1, RES-OPS-1). Apart from `judge`: the rules about those statements (USR-RESULT-01,
+ * USR-OPT-02) and the explorer judge them, not every rule's step (a declaration before the result is
+ * no business of a rule about PUT). One signature per defect: the body with the word left out, so that
+ * success and failure answers name it alike; another representation is its media type's defect.
+ */
+export function judgeBytes(where: string, observed: Observed): Disagreement[] {
+  if (observed.representation !== 'xml') return [];
+  const seen = observed.body;
+  const text = observed.text;
+  if (seen.kind === 'result' && (seen.word === 'success' || seen.word === 'failure')) {
+    const exact = RESULT_BYTES[seen.word];
+    if (text === exact) return [];
+    const shape = text.replace(/(<result\b[^>]*>\s*)(success|failure)/, '$1…');
+    return [
+      disagreement(
+        'write',
+        'body-shape',
+        `bytes ${JSON.stringify(shape).slice(0, 100)}`,
+        `${where} answered ${JSON.stringify(text.slice(0, 200))}; the spec's bytes are exactly ${exact} (RES-RESULT-1: clients of the original compare the string)`,
+      ),
+    ];
+  }
+  if (listOf(seen) === OPERATIONS && text !== OPERATIONS_BYTES)
+    return [
+      disagreement(
+        'OPTIONS',
+        'body-shape',
+        `bytes ${JSON.stringify(text).slice(0, 100)}`,
+        `${where} answered ${JSON.stringify(text.slice(0, 200))}; the spec's bytes are exactly ${OPERATIONS_BYTES} (RES-OPS-1)`,
+      ),
+    ];
+  return [];
 }
 
 function judgeEmptyObject(where: string, observed: Observed, out: Disagreement[]): void {

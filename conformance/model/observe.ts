@@ -31,6 +31,8 @@ export interface Observed {
   charset?: string;
   representation: 'xml' | 'json' | 'none' | 'other';
   body: SeenBody;
+  /** The body as it came (a BOM kept): where the spec fixes the bytes, they are judged (judge.ts judgeBytes). */
+  text: string;
 }
 
 export interface RawAnswer {
@@ -104,7 +106,7 @@ function jsonBody(value: unknown): SeenBody {
   return { kind: 'json', value };
 }
 
-/** Reads an answer (HEAD answers: pass an empty text). */
+/** Reads an answer (a HEAD answer: the bytes after its headers, if any). */
 export function observe(answer: RawAnswer): Observed {
   const raw = answer.headers['content-type'];
   const [type, ...params] = (raw ?? '').split(';');
@@ -116,6 +118,7 @@ export function observe(answer: RawAnswer): Observed {
   const text = answer.text;
   const base = {
     status: answer.status,
+    text,
     ...(mediaType ? { mediaType } : {}),
     ...(charset ? { charset } : {}),
   };

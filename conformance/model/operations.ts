@@ -4,8 +4,12 @@
  */
 export interface UserForm {
   id: string | number;
-  name: string;
-  profession: string;
+  /**
+   * Undefined: the form lacks the field (A-R11: what the write answers is open). A user stored from it
+   * has that field of the implementation's choice, but has it (RES-USER-1).
+   */
+  name?: string;
+  profession?: string;
 }
 
 export type Operation =

@@ -4,27 +4,43 @@
  * runs against the self-test implementation: correct (no defect) and with a defect no hand-written
  * rule names (found, shrunk, named once, its curl script replaying the failure).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { type AppOperation, absentId, appSequenceSource, NOTHING_CREATED } from '../explore/apps.ts';
+import { send } from '../explore/client.ts';
+import { judgeRound, type Recorded } from '../explore/concurrent.ts';
 import { explore } from '../explore/explore.ts';
-import { sequenceSource } from '../explore/generate.ts';
+import { drain, sequenceSource, stateCheck } from '../explore/generate.ts';
 import {
   checkHistory,
   type HistoryOp,
   minimalWitness,
   type SequentialModel,
 } from '../explore/linearizability.ts';
-import { initial, step } from '../explore/model.ts';
-import { type Concrete, type Operation, request, resolve } from '../explore/operations.ts';
+import { initial, type Signature, signatureKey, step } from '../explore/model.ts';
+import {
+  type Concrete,
+  type ConcreteFill,
+  fillPut,
+  type Operation,
+  request,
+  resolve,
+} from '../explore/operations.ts';
 import { rng } from '../explore/prng.ts';
 import { script } from '../explore/render.ts';
-import { shrink } from '../explore/shrink.ts';
-import { freshPool, idClass, ownedPool } from '../explore/values.ts';
+import { replay } from '../explore/sequence.ts';
+import { shrink, simpler } from '../explore/shrink.ts';
+import { FILL_BIG, FILL_SMALL, fillCount, freshPool, idClass, ownedPool } from '../explore/values.ts';
+import type { Summary } from '../reporter.ts';
 import { startCommandInstance } from '../support/target.ts';
+import { suiteEnv } from './suite-env.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const IMPL = path.join(here, 'impl/server.mjs');
@@ -151,6 +167,100 @@ describe('explorer: linearizability checker (pure)', () => {
   });
 });
 
+describe('explorer: a round judged (pure)', () => {
+  const ids = ['5', '6', '1005'];
+  const xml = 'application/xml';
+  const recorded = (
+    client: number,
+    call: number,
+    ret: number,
+    input: Concrete,
+    output: { status: number; body: string },
+    where: { before?: boolean; after?: boolean } = {},
+  ): Recorded => {
+    const observation = { ...output, contentType: output.body ? xml : undefined };
+    return {
+      client,
+      call,
+      ret,
+      input,
+      output: observation,
+      op: { kind: 'LIST' },
+      exchange: { request: { method: '', path: '', headers: {}, url: '' }, observation, call, ret },
+      after: where.after ?? false,
+      ...(where.before ? { before: true } : {}),
+    };
+  };
+  const id = { value: '5', written: '5', writing: 'plain' as const };
+  const put: Concrete = {
+    kind: 'PUT',
+    ...id,
+    name: { text: 'n', cls: 'plain' },
+    profession: { text: 'p', cls: 'plain' },
+  };
+  const del: Concrete = { kind: 'DELETE', ...id };
+  const get: Concrete = { kind: 'GET', ...id };
+  const success = { status: 200, body: '<result>success</result>' };
+  const user = { status: 200, body: '<user><id>5</id><name>n</name><profession>p</profession></user>' };
+
+  it('three DELETEs of one id at once all answered success: named as the race rules name it', () => {
+    const verdict = judgeRound(
+      [
+        recorded(9, 0, 1, put, success, { before: true }),
+        recorded(0, 2, 5, del, success),
+        recorded(1, 3, 6, del, success),
+        recorded(2, 4, 7, del, success),
+      ],
+      ids,
+    );
+    expect(verdict.ok).to.equal(false);
+    expect(verdict.failure?.signature).to.deep.equal({
+      operation: 'concurrent DELETEs of one id',
+      aspect: 'state-change',
+      seen: 'more than one success',
+    });
+  });
+
+  it('a DELETE answered success whose user is still served afterwards is a lost update, not a double success', () => {
+    const verdict = judgeRound(
+      [
+        recorded(9, 0, 1, put, success, { before: true }),
+        recorded(0, 2, 5, del, success),
+        recorded(9, 7, 8, get, user, { after: true }),
+      ],
+      ids,
+    );
+    expect(verdict.ok).to.equal(false);
+    expect(verdict.failure?.signature.aspect).to.equal('lost-update');
+  });
+});
+
+describe('explorer: its client', () => {
+  it('sends a read again when the connection closed before any answer, and never a write', async () => {
+    // Every other request is answered by closing its connection without a byte.
+    let seen = 0;
+    const server = http.createServer((req, res) => {
+      if (seen++ % 2 === 0) req.socket.destroy();
+      else res.end('<result>success</result>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      const read = await send(url, { method: 'GET', path: '/UserService/users', headers: {} });
+      expect(read.observation?.status, read.error).to.equal(200);
+      expect(seen).to.equal(2);
+      const write = await send(url, { method: 'DELETE', path: '/UserService/users/1', headers: {} });
+      expect(write.observation).to.equal(undefined);
+      expect(write.ret).to.equal(Infinity);
+      expect(seen).to.equal(3);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
 describe('explorer: curl script of a concurrent defect (pure)', () => {
   it('sends a write before the round once, before the clients, and the reads after them', () => {
     const put = (n: number, extra: object) => ({
@@ -202,6 +312,51 @@ describe('explorer: generator, shrinker, model (pure)', () => {
     expect(draw(7)).to.not.deep.equal(draw(8));
   });
 
+  it('a sequence that restarts draws the operations one that does not draws, with a RESTART after its first drain or at its end', () => {
+    const pool = freshPool();
+    const draw = (seed: number, restarts: boolean) => {
+      const next = sequenceSource(rng(seed), pool, 40, true, { restarts });
+      const ops: Operation[] = [];
+      for (let op = next(0); op; op = next(ops.length)) ops.push(op);
+      return ops;
+    };
+    const shown = (ops: readonly Operation[]) => JSON.stringify(ops);
+    const { length: drained } = drain(pool);
+    let afterDrain = 0;
+    let atEnd = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const plain = draw(seed, false);
+      const ops = draw(seed, true);
+      expect(plain.some((o) => o.kind === 'RESTART')).to.equal(false);
+      const at = ops.findIndex((o) => o.kind === 'RESTART');
+      if (at < 0) {
+        expect(ops).to.deep.equal(plain);
+        continue;
+      }
+      expect(ops.filter((o) => o.kind === 'RESTART')).to.have.length(1);
+      const rest = ops.slice(at + 1);
+      const end = shown(rest) === shown(stateCheck(pool));
+      const drainedBefore = shown(ops.slice(at - drained, at)) === shown(drain(pool));
+      if (end) atEnd++;
+      else {
+        afterDrain++;
+        expect(drainedBefore, `seed ${seed}: a RESTART before the end follows a drain`).to.equal(true);
+      }
+      // Without the RESTART (and the drain or list read a restart at the end adds), the same operations.
+      const without = [shown([...ops.slice(0, at), ...rest])];
+      if (end && drainedBefore) without.push(shown([...ops.slice(0, at - drained), ...rest]));
+      else if (end) {
+        expect(ops[at - 1], `seed ${seed}: the list read just before the restart`).to.deep.equal({
+          kind: 'LIST',
+        });
+        without.push(shown([...ops.slice(0, at - 1), ...rest]));
+      }
+      expect(without, `seed ${seed}`).to.include(shown(plain));
+    }
+    expect(afterDrain, 'restarts after a drain').to.be.greaterThan(3);
+    expect(atEnd, 'restarts at the end').to.be.greaterThan(0);
+  });
+
   it('shrinks to the two operations a failure needs', async () => {
     const ops: Operation[] = Array.from({ length: 30 }, (_, i) => ({
       kind: 'GET',
@@ -246,6 +401,52 @@ describe('explorer: generator, shrinker, model (pure)', () => {
     expect(del.disagreements[0]?.signature.seen).to.equal('accepted and refused');
   });
 
+  it('judges the bytes the spec fixes: a declaration before a result (success or failure alike), a line feed after the operations, a body after HEAD', () => {
+    const put = (value: string): Concrete => ({
+      kind: 'PUT',
+      value,
+      written: value,
+      writing: 'plain',
+      name: { text: 'n', cls: 'plain' },
+      profession: { text: 'p', cls: 'plain' },
+    });
+    const xml = (body: string, status = 200) => ({ status, contentType: 'application/xml', body });
+    const keys = (found: { disagreements: Array<{ signature: Signature }> }) =>
+      found.disagreements.map((d) => signatureKey(d.signature));
+    const declared = (word: string) => `<?xml version="1.0" encoding="UTF-8"?><result>${word}</result>`;
+    const created = step(initial(['7', '8']), put('7'), xml('<result>success</result>'));
+    expect(keys(created)).to.deep.equal([]);
+    const bytes =
+      'write | body-shape | bytes "<?xml version=\\"1.0\\" encoding=\\"UTF-8\\"?><result>…</result>"';
+    expect(keys(step(initial(['7', '8']), put('8'), xml(declared('success'))))).to.deep.equal([bytes]);
+    expect(keys(step(created.held, put('7'), xml(declared('failure'), 409)))).to.deep.equal([bytes]);
+    // A BOM is a byte too.
+    expect(keys(step(initial(['8']), put('8'), xml('\uFEFF<result>success</result>')))).to.have.length(1);
+    // Another representation is its media type's defect, not a second one of the bytes.
+    expect(
+      keys(
+        step(initial(['8']), put('8'), {
+          status: 200,
+          contentType: 'application/json',
+          body: '{"result":"success"}',
+        }),
+      ),
+    ).to.deep.equal(['XML answer | media-type | application/json']);
+    const options = (body: string) => keys(step(initial(['7']), { kind: 'OPTIONS' }, xml(body)));
+    expect(options('<operations>GET, PUT, POST, DELETE</operations>')).to.deep.equal([]);
+    expect(options('<operations>GET, PUT, POST, DELETE</operations>\n')).to.deep.equal([
+      'OPTIONS | body-shape | bytes "<operations>GET, PUT, POST, DELETE</operations>\\n"',
+    ]);
+    // A wrong list is that defect only.
+    expect(options('<operations>GET, POST</operations>\n')).to.deep.equal([
+      'OPTIONS | body-shape | GET, POST',
+    ]);
+    const head = (body: string) => keys(step(initial(['7']), { kind: 'HEAD' }, xml(body)));
+    expect(head('')).to.deep.equal([]);
+    expect(head('<users></users>')).to.deep.equal(['HEAD list | body-shape | a body after the headers']);
+    expect(head('\n')).to.deep.equal(['HEAD list | body-shape | a body after the headers']);
+  });
+
   it('the pools of a fresh instance and of a shared target have the same slots', () => {
     const fresh = freshPool();
     const owned = ownedPool(rng(1));
@@ -276,6 +477,140 @@ describe('explorer: generator, shrinker, model (pure)', () => {
       }),
       { numRuns: 50 },
     );
+  });
+});
+
+describe('explorer: fills and forms without a field (pure)', () => {
+  const xml = (body: string, status = 200) => ({ status, contentType: 'application/xml', body });
+  const form = (omit?: 'name' | 'profession', kind: 'PUT' | 'POST' = 'PUT'): Concrete => ({
+    kind,
+    value: '7',
+    written: '7',
+    writing: 'plain',
+    name: { text: 'n', cls: 'plain' },
+    profession: { text: 'p', cls: 'plain' },
+    ...(omit ? { omit } : {}),
+  });
+
+  it('a fill is drawn as one step with a read of the list after it, the same for the same seed; past 1,000 first', () => {
+    const draw = (seed: number, fill?: number) => {
+      const next = sequenceSource(rng(seed), ownedPool(rng(seed)), 40, false, { fill });
+      const out: Operation[] = [];
+      for (let op = next(0); op; op = next(out.length)) out.push(op);
+      return out;
+    };
+    const ops = draw(3, 1042);
+    const at = ops.findIndex((o) => o.kind === 'FILL');
+    expect(ops.filter((o) => o.kind === 'FILL')).to.deep.equal([{ kind: 'FILL', count: 1042 }]);
+    expect(ops[at + 1]).to.deep.equal({ kind: 'LIST' });
+    expect(draw(3, 1042)).to.deep.equal(ops);
+    // Without a fill, no fill, and the whole-state checks read the pool's ids only (never the fill's).
+    const plain = draw(3);
+    expect(plain.some((o) => o.kind === 'FILL')).to.equal(false);
+    expect(plain.filter((o) => o.kind === 'GET').length).to.be.below(200);
+    expect(fillCount(rng(1), 0)).to.be.within(FILL_BIG[0], FILL_BIG[1]);
+    expect(fillCount(rng(1), 1)).to.be.within(FILL_SMALL[0], FILL_SMALL[1]);
+  });
+
+  it("a fill resolves to the pool's own block, shrinks towards 101 and 1,001 users, and its script is one loop", () => {
+    const pool = ownedPool(rng(4));
+    const fill = resolve({ kind: 'FILL', count: 1042 }, pool);
+    expect(fill).to.deep.equal({ kind: 'FILL', count: 1042, first: pool.fill });
+    expect(pool.fill > (pool.core.at(-2) as bigint)).to.equal(true);
+    expect(simpler({ kind: 'FILL', count: 1042 })).to.deep.equal([
+      { kind: 'FILL', count: 101 },
+      { kind: 'FILL', count: 1001 },
+    ]);
+    expect(simpler({ kind: 'FILL', count: 101 })).to.deep.equal([]);
+    const put = request(fillPut(fill as ConcreteFill, 5));
+    expect(put.body).to.equal(`id=${pool.fill + 5n}&name=fill-${pool.fill + 5n}&profession=filler`);
+    const exchange = {
+      n: 1,
+      method: 'PUT',
+      url: 'http://h/UserService/users',
+      headers: {},
+      body: put.body,
+      status: 200,
+      answer: '<result>success</result>',
+      call: 0,
+      ret: 1,
+      fill: { first: pool.fill.toString(), count: 1042 },
+    };
+    const text = script(
+      { id: 'E1', title: 't', seed: 1, phase: 'sequential', exchanges: [exchange] },
+      'http://h',
+      'x',
+    );
+    expect(text.split('\n').length).to.be.below(10);
+    expect(text).to.include(`i=${pool.fill}; while [ $i -le ${pool.fill + 1041n} ]`);
+    expect(text).to.include('--data-binary "id=$i&name=fill-$i&profession=filler"');
+  });
+
+  it('a form without a field is sent without it; refused, it changes nothing; a server error to it is not judged', () => {
+    expect(request(form('profession')).body).to.equal('id=7&name=n');
+    const start = initial(['7']);
+    const refused = step(start, form('profession'), xml('<error>no profession</error>', 400));
+    expect(refused.disagreements).to.deep.equal([]);
+    expect(refused.held.state.users['7']).to.equal(undefined);
+    const crashed = step(start, form('name'), { status: 500, contentType: 'text/plain', body: 'NPE' });
+    expect(crashed.disagreements).to.deep.equal([]);
+    expect(crashed.held.state.users['7']).to.equal(undefined);
+    // Held to its choice: refused once, accepted later, is a disagreement.
+    const later = step(refused.held, form('profession'), xml('<result>success</result>'));
+    expect(later.disagreements.map((d) => d.signature.seen)).to.deep.equal(['accepted and refused']);
+  });
+
+  it('where a failure is due anyway, a form without a field answered failure with another status than the chosen one is no disagreement, and is not held as refused', () => {
+    const made = step(initial(['7']), form(), xml('<result>success</result>'));
+    const chose = step(made.held, form(), xml('<result>failure</result>'));
+    expect(chose.disagreements).to.deep.equal([]);
+    // PUT of an existing id without a field: 400 where the implementation's failures came with 200.
+    const other = step(chose.held, form('profession'), xml('<result>failure</result>', 400));
+    expect(other.disagreements).to.deep.equal([]);
+    // POST of an unknown id without a field: the same.
+    const unknown = step(initial(['7']), form('profession', 'POST'), xml('<result>failure</result>', 400));
+    expect(unknown.disagreements).to.deep.equal([]);
+    // Nothing learnt of the input: accepted later where success is due, it is no "accepted and refused".
+    const gone = step(
+      other.held,
+      { kind: 'DELETE', value: '7', written: '7', writing: 'plain' },
+      xml('<result>success</result>'),
+    );
+    const accepted = step(gone.held, form('profession'), xml('<result>success</result>'));
+    expect(accepted.disagreements).to.deep.equal([]);
+  });
+
+  it("a form without a field, accepted: the user is stored with that field present, of the implementation's choice (RES-USER-1)", () => {
+    const put = step(initial(['7']), form('profession'), xml('<result>success</result>'));
+    expect(put.disagreements).to.deep.equal([]);
+    const get: Concrete = { kind: 'GET', value: '7', written: '7', writing: 'plain' };
+    const any = step(put.held, get, xml('<user><id>7</id><name>n</name><profession/></user>'));
+    expect(any.disagreements).to.deep.equal([]);
+    const without = step(put.held, get, xml('<user><id>7</id><name>n</name></user>'));
+    expect(without.disagreements.map((d) => signatureKey(d.signature))).to.deep.equal([
+      'user answer | body-shape | element missing',
+    ]);
+    const list = step(
+      put.held,
+      { kind: 'LIST' },
+      xml('<users><user><id>7</id><name>n</name></user></users>'),
+    );
+    expect(list.disagreements.map((d) => signatureKey(d.signature))).to.deep.equal([
+      'user answer | body-shape | element missing',
+    ]);
+    // Its DELETE answered 500 (the original JAX-RS service): not the result the spec requires.
+    const del = step(
+      put.held,
+      { kind: 'DELETE', value: '7', written: '7', writing: 'plain' },
+      {
+        status: 500,
+        contentType: 'text/plain',
+        body: 'NullPointerException',
+      },
+    );
+    expect(del.disagreements.map((d) => signatureKey(d.signature))).to.deep.equal([
+      'DELETE (existing id) | body-shape | 500 without a result',
+    ]);
   });
 });
 
@@ -435,6 +770,48 @@ describe('explorer: against the self-test implementation', function () {
     expect(result.stats.rounds).to.be.greaterThan(2);
   });
 
+  it('its client shows the bytes after the headers of a HEAD answer, and a body byte for byte', async () => {
+    const seen = async (defect: string | undefined) => {
+      const instance = await startCommandInstance(command(defect));
+      try {
+        const head = await send(instance.url, { method: 'HEAD', path: '/UserService/users', headers: {} });
+        const options = await send(instance.url, {
+          method: 'OPTIONS',
+          path: '/UserService/users',
+          headers: {},
+        });
+        return { head: head.observation, options: options.observation?.body };
+      } finally {
+        await instance.stop();
+      }
+    };
+    const correct = await seen(undefined);
+    expect(correct.head).to.deep.include({ status: 200, body: '' });
+    expect(correct.head?.contentType).to.match(/^application\/xml/);
+    expect(correct.options).to.equal('<operations>GET, PUT, POST, DELETE</operations>');
+    expect((await seen('head-with-body')).head?.body).to.match(/^<userList><user><id>1<\/id>/);
+    expect((await seen('operations-newline')).options).to.equal(
+      '<operations>GET, PUT, POST, DELETE</operations>\n',
+    );
+  });
+
+  it('finds a body sent after HEAD as the one defect USR-HEAD-01 names, and its script shows that body', async () => {
+    const result = await run('head-with-body', 3000, 3);
+    expect(result.defects.map((d) => d.title)).to.deep.equal([
+      'HEAD list: body-shape: a body after the headers',
+    ]);
+    const instance = await startCommandInstance(command('head-with-body'));
+    try {
+      const out = execFileSync('sh', ['-c', result.defects[0]?.script ?? ''], {
+        env: { ...process.env, BASE_URL: instance.url },
+        encoding: 'utf8',
+      });
+      expect(out).to.match(/Connection: close\r?\n\r?\n<userList>/);
+    } finally {
+      await instance.stop();
+    }
+  });
+
   it('finds, shrinks and names once a defect no rule names (DELETE of N removes N+1000), and its script replays it', async () => {
     const result = await run('delete-hits-plus-1000', 8000, 1);
     expect(result.defects.map((d) => d.title)).to.deep.equal(['write: other-record-touched: another user']);
@@ -474,6 +851,109 @@ describe('explorer: against the self-test implementation', function () {
       expect(out.split('# ').at(-1)).to.include(`{"id":"${created}"}`).and.to.match(/ 200 /);
     } finally {
       await instance.stop();
+    }
+  });
+
+  it('replays a sequence with a restart and judges it by the users the restart kept (a SHOULD); without a restart, the read alone', async () => {
+    const ops: Operation[] = [
+      { kind: 'LIST' },
+      {
+        kind: 'PUT',
+        id: { slot: 1, writing: 'plain' },
+        name: { text: 'a', cls: 'plain' },
+        profession: { text: 'b', cls: 'plain' },
+      },
+      { kind: 'RESTART' },
+      { kind: 'GET', id: { slot: 1, writing: 'plain' } },
+    ];
+    const replayed = async (defect: string | undefined, restarts: boolean) => {
+      const instance = await startCommandInstance(command(defect));
+      try {
+        return await replay(
+          {
+            url: instance.url,
+            pool: freshPool(),
+            scope: 'all',
+            ...(restarts ? { restart: () => instance.restart() } : {}),
+          },
+          ops,
+        );
+      } finally {
+        await instance.stop();
+      }
+    };
+    const kept = await replayed(undefined, true);
+    expect(kept.failedAt).to.equal(undefined);
+    expect(kept.steps.map((s) => s.exchange.observation?.status)).to.deep.equal([200, 200, 200, 200]);
+    const lost = await replayed('no-persistence', true);
+    expect(lost.failedAt).to.equal(2);
+    expect(
+      lost.steps[2]?.disagreements.map(
+        (d) => `${d.level} ${d.signature.operation} | ${d.signature.aspect} | ${d.signature.seen}`,
+      ),
+    ).to.deep.equal(['SHOULD restart | state-change | state not kept']);
+    expect((await replayed('no-persistence', false)).failedAt).to.equal(undefined);
+  });
+
+  it('finds an emptied collection not saved as one SHOULD defect, its minimal sequence and script with the restart', async () => {
+    const shared = await startCommandInstance(command('empty-not-saved'));
+    try {
+      const result = await explore({
+        seed: 1,
+        sequentialMs: 6000,
+        concurrentMs: 0,
+        clients: 4,
+        targets: { shared: shared.url, fresh: () => startCommandInstance(command('empty-not-saved')) },
+      });
+      expect(result.defects.map((d) => `${d.level} ${d.title}`)).to.deep.equal([
+        'SHOULD restart: state-change: state not kept',
+      ]);
+      const [defect] = result.defects;
+      expect(defect?.confirmed).to.match(/^failed again on a fresh instance/);
+      expect(defect?.exchanges.at(-1)?.restart).to.equal(true);
+      expect(defect?.script).to.match(
+        /\n# restart the implementation here[^\n]*\necho '# \d+' '\(after the restart\)'; curl /,
+      );
+      expect(result.stats.restarts).to.be.greaterThan(0);
+    } finally {
+      await shared.stop();
+    }
+  });
+
+  it('keeps a failure answered 500 as a SHOULD defect of its own', async () => {
+    const result = await run('failure-500', 3000, 1);
+    expect(result.defects.length).to.be.greaterThan(0);
+    for (const d of result.defects) expect(`${d.level} ${d.title}`).to.match(/^SHOULD .*: status: 500$/);
+  });
+
+  it('EXP-SEQ-01 ends as a warning, not a failure, when its defects are SHOULD defects only', async function () {
+    this.timeout(180_000);
+    const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-selftest-'));
+    try {
+      const child = spawn(process.execPath, [path.join(here, '../cli.mjs'), '--grep', 'EXP-SEQ-01'], {
+        cwd: path.join(here, '..'),
+        env: suiteEnv(reportDir, {
+          CONFORMANCE_START_COMMAND: command('failure-500'),
+          CONFORMANCE_EXPLORE_MS: '3000',
+          CONFORMANCE_EXPLORE_SEED: '1',
+        }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (c) => (output += c));
+      child.stderr.on('data', (c) => (output += c));
+      const [code] = await once(child, 'exit');
+      const summary = JSON.parse(fs.readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as Summary;
+      const rule = summary.rules.find((r) => r.id === 'EXP-SEQ-01');
+      expect(rule?.status, output).to.equal('passed');
+      expect(rule?.warnings?.join('\n'), output).to.match(
+        /a SHOULD defect found by exploration .*: status: 500/,
+      );
+      expect(summary.counts.warnings).to.equal(1);
+      expect(summary.counts.failed).to.equal(0);
+      expect(code, 'a SHOULD defect is a warning: exit code 0').to.equal(0);
+    } finally {
+      fs.rmSync(reportDir, { recursive: true, force: true });
     }
   });
 

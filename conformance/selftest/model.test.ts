@@ -11,11 +11,15 @@ import {
   type Expected,
   initialState,
   judge,
+  judgeBytes,
   judgeRestart,
   judgeWrite,
   noChoices,
   type Observed,
+  OPERATIONS_BYTES,
   type Operation,
+  observe,
+  RESULT_BYTES,
   type ReadBack,
   type State,
   sharedState,
@@ -41,11 +45,12 @@ function run(ops: Operation[], state: State = initialState()): State {
 
 /** The answer a correct implementation gives, as the model reads answers. */
 function ideal(expected: Expected, status = 200): Observed {
-  const xml = { mediaType: 'application/xml', representation: 'xml' as const };
+  // The text of the answers whose bytes the spec fixes; the others' is not judged byte for byte.
+  const xml = { mediaType: 'application/xml', representation: 'xml' as const, text: '<xml/>' };
   const body = expected.body;
   switch (body.kind) {
     case 'result':
-      return { status, ...xml, body: { kind: 'result', word: body.word } };
+      return { status, ...xml, text: RESULT_BYTES[body.word], body: { kind: 'result', word: body.word } };
     case 'user':
       return {
         status,
@@ -53,7 +58,7 @@ function ideal(expected: Expected, status = 200): Observed {
         body: { kind: 'user', user: { name: 'Ada', profession: 'Analyst', ...body.user } },
       };
     case 'no-user':
-      return { status: 404, representation: 'none', body: { kind: 'empty' } };
+      return { status: 404, representation: 'none', text: '', body: { kind: 'empty' } };
     case 'users':
       return {
         status,
@@ -65,9 +70,14 @@ function ideal(expected: Expected, status = 200): Observed {
         },
       };
     case 'operations':
-      return { status, ...xml, body: { kind: 'operations', text: 'GET, PUT, POST, DELETE' } };
+      return {
+        status,
+        ...xml,
+        text: OPERATIONS_BYTES,
+        body: { kind: 'operations', text: 'GET, PUT, POST, DELETE' },
+      };
     default:
-      return { status, ...xml, body: { kind: 'empty' } };
+      return { status, ...xml, text: '', body: { kind: 'empty' } };
   }
 }
 
@@ -249,6 +259,70 @@ describe('the executable model of the spec', () => {
     ]);
   });
 
+  it('a DELETE that empties the collection and brings the default user back is that defect, whichever user it removed', () => {
+    let state = apply(initialState(), { kind: 'list' }).state;
+    state = apply(state, { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } }).state;
+    state = apply(state, { kind: 'delete', id: 1 }).state;
+    const { expected } = apply(state, { kind: 'delete', id: 7 });
+    const back = { id: '1', name: 'Ada', profession: 'Analyst' };
+    const found = judgeWrite(state, expected, ideal(expected), [], { '7': null, '1': back });
+    expect(found.map((d) => signatureKey(d.signature))).to.deep.equal([
+      'read of an emptied collection | default-user | the default user comes back',
+    ]);
+    // A DELETE of user 1 that answered a server error and left it: not removed, not brought back.
+    const only = apply(apply(initialState(), { kind: 'list' }).state, {
+      kind: 'put',
+      user: { id: 7, name: 'a', profession: 'b' },
+    });
+    const last = apply(apply(only.state, { kind: 'delete', id: 7 }).state, { kind: 'delete', id: 1 });
+    const before1 = apply(only.state, { kind: 'delete', id: 7 }).state;
+    const failed = { ...ideal(last.expected, 500), body: { kind: 'empty' } } as Observed;
+    expect(
+      judgeWrite(before1, last.expected, failed, [], { '1': back }).map((d) => d.signature.aspect),
+    ).to.not.include('default-user');
+    // The same read-back while another user is left is not that defect.
+    const kept = apply(state, { kind: 'put', user: { id: 8, name: 'c', profession: 'd' } }).state;
+    const other = apply(kept, { kind: 'delete', id: 7 }).expected;
+    expect(
+      judgeWrite(kept, other, ideal(other), [], {
+        '7': null,
+        '8': { id: '8', name: 'c', profession: 'd' },
+        '1': back,
+      }).map((d) => d.signature.aspect),
+    ).to.not.include('default-user');
+  });
+
+  it('a list of 1,100 users is judged whole, at once: the users past 1,000 missing are named', () => {
+    let state = apply(initialState(), { kind: 'list' }).state;
+    for (let i = 0; i < 1100; i++)
+      state = apply(state, { kind: 'put', user: { id: 2001 + i, name: `f${i}`, profession: 'p' } }).state;
+    const { expected } = apply(state, { kind: 'list' });
+    const whole = ideal(expected);
+    const began = performance.now();
+    expect(judge(expected, whole, noChoices()).disagreements).to.deep.equal([]);
+    const capped = {
+      ...whole,
+      body: { ...whole.body, users: (whole.body as { users: unknown[] }).users.slice(0, 1000) },
+    } as Observed;
+    const found = judge(expected, capped, noChoices()).disagreements;
+    expect(performance.now() - began).to.be.below(500);
+    expect(found.length).to.equal(101);
+    expect(new Set(found.map((d) => signatureKey(d.signature)))).to.deep.equal(
+      new Set(['GET list | state-change | user missing']),
+    );
+  });
+
+  it('a form without a field: the user stored from it has that field of its choice, but has it (RES-USER-1)', () => {
+    const { state, expected } = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'a' } });
+    expect(state.users['7']).to.deep.equal({ id: '7', name: 'a' });
+    const found = judgeWrite(sharedState(), expected, ideal(expected), [], { '7': { id: '7', name: 'a' } });
+    expect(found.map((d) => signatureKey(d.signature))).to.deep.equal([
+      'user answer | body-shape | element missing',
+    ]);
+    const kept = { '7': { id: '7', name: 'a', profession: '' } };
+    expect(judgeWrite(sharedState(), expected, ideal(expected), [], kept)).to.deep.equal([]);
+  });
+
   it('a write that changes another user is reported as another record touched', () => {
     let state = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } }).state;
     state = apply(state, { kind: 'put', user: { id: 9, name: 'x', profession: 'y' } }).state;
@@ -270,12 +344,58 @@ describe('the executable model of the spec', () => {
     expect(second.disagreements.map((d) => d.signature.aspect)).to.deep.equal(['status']);
   });
 
+  it("the exact bytes of a result and of the operations (RES-RESULT-1, RES-OPS-1): the spec's pass; anything around the element is one defect whichever write or word meets it", () => {
+    const xmlText = (text: string): Observed =>
+      observe({ status: 200, headers: { 'content-type': 'application/xml' }, text });
+    // Before and after the element: what a well-formed document may carry there.
+    const around = fc.constantFrom(
+      ['<?xml version="1.0"?>', ''],
+      ['\uFEFF', ''],
+      [' ', ''],
+      ['', '\n'],
+      ['\r\n', ' '],
+      ['', '<!-- c -->'],
+    );
+    fc.assert(
+      fc.property(fc.array(userOp), userOp, around, (ops, op, [before, after]) => {
+        const { expected } = apply(run(ops), op);
+        fc.pre(expected.body.kind === 'result' || expected.body.kind === 'operations');
+        const exact = expected.body.kind === 'result' ? RESULT_BYTES[expected.body.word] : OPERATIONS_BYTES;
+        expect(judgeBytes(expected.situation, xmlText(exact))).to.deep.equal([]);
+        const other = xmlText(`${before}${exact}${after}`);
+        // Still the right word or list: judge() finds nothing, judgeBytes one signature (the word left out).
+        expect(judge(expected, other, noChoices()).disagreements).to.deep.equal([]);
+        const found = judgeBytes(expected.situation, other).map((d) => signatureKey(d.signature));
+        const shown = JSON.stringify(`${before}${exact}${after}`.replace(/success|failure/, '…'));
+        expect(found).to.deep.equal([
+          `${expected.body.kind === 'result' ? 'write' : 'OPTIONS'} | body-shape | bytes ${shown}`,
+        ]);
+      }),
+    );
+  });
+
+  it('HEAD of the list answered with bytes after its headers disagrees, however few', () => {
+    const { expected } = apply(initialState(), { kind: 'head-list' });
+    const head = (text: string) =>
+      judge(
+        expected,
+        observe({ status: 200, headers: { 'content-type': 'application/xml' }, text }),
+        noChoices(),
+      ).disagreements.map((d) => signatureKey(d.signature));
+    expect(head('')).to.deep.equal([]);
+    for (const text of ['<userList/>', ' ', '\n'])
+      expect(head(text), JSON.stringify(text)).to.deep.equal([
+        'HEAD list | body-shape | a body after the headers',
+      ]);
+  });
+
   it('JSON where XML is required: one media-type signature, and the words are still judged', () => {
     const { expected } = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } });
     const observed: Observed = {
       status: 200,
       mediaType: 'application/json',
       representation: 'json',
+      text: '{"result":"failure"}',
       body: { kind: 'result', word: 'failure' },
     };
     const keys = judge(expected, observed, noChoices()).disagreements.map((d) => signatureKey(d.signature));
@@ -312,6 +432,7 @@ describe('the executable model of the spec', () => {
     mediaType: 'application/json',
     charset,
     representation: 'json',
+    text: JSON.stringify(value),
     body: { kind: 'json', value },
   });
   const domainOf = (created_at: string) => ({

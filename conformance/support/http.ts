@@ -3,14 +3,13 @@
  * read answers: media types, XML documents, result elements, users, form encoding, and a raw HTTP
  * request for checks the HTTP client hides (the bytes after a HEAD).
  */
-import net from 'node:net';
-import tls from 'node:tls';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { CouldNotFinish, ExchangeFailure } from './failures.ts';
 import { formEncode } from './form.ts';
 import { exited, markUnresponsive, unresponsive } from './health.ts';
 import { setting } from './options.mjs';
-import { transportFailure } from './transport.ts';
+import { RawFailure, type RawReply, rawExchange } from './raw.ts';
+import { SAFE_METHODS, transportFailure } from './transport.ts';
 import { childText, elements, parseXml, type XmlDocument, type XmlElement } from './xml.ts';
 
 export interface Reply {
@@ -30,7 +29,7 @@ export interface User {
   profession: string;
 }
 
-export { formEncode };
+export { formEncode, type RawReply };
 
 export function show(reply: Reply): string {
   const body = reply.text.length > 300 ? `${reply.text.slice(0, 300)}…` : reply.text;
@@ -163,13 +162,6 @@ export function xmlOf(reply: Reply): XmlDocument {
 
 export type Outcome = 'success' | 'failure';
 
-/** The spec's exact bytes of the write answers and of OPTIONS (RES-RESULT-1, RES-OPS-1). */
-export const RESULT_BYTES: Readonly<Record<Outcome, string>> = {
-  success: '<result>success</result>',
-  failure: '<result>failure</result>',
-};
-export const OPERATIONS_BYTES = '<operations>GET, PUT, POST, DELETE</operations>';
-
 /** The result element of a write answer; fails the rule when it is not exactly one of the two forms. */
 export function resultOf(reply: Reply): Outcome {
   const doc = xmlOf(reply);
@@ -280,7 +272,6 @@ export class ExchangeLog {
 }
 
 /** Methods a client may send again after a connection closed before any answer (they change nothing). */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** How long one request may take, answer and body included. */
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -462,81 +453,34 @@ export class Api {
   }
 }
 
-export interface RawReply {
-  statusLine: string;
-  headers: Record<string, string>;
-  /** Bytes received after the end of the header block. */
-  extra: Buffer;
-}
-
 /**
  * One request over a new connection with `Connection: close`, reading every byte until the server
  * closes (or a short quiet period passes once bytes came): an HTTP client would not show a body sent
- * after a HEAD. Bounded like Api.send: nothing within REQUEST_TIMEOUT_MS is "no answer" (could not
- * finish); bytes still coming then are what came.
+ * after a HEAD (support/raw.ts). Bounded like Api.send: nothing within REQUEST_TIMEOUT_MS is "no
+ * answer" (could not finish); bytes still coming then are what came.
  */
-export function rawRequest(baseUrl: string, method: string, path: string, quietMs = 800): Promise<RawReply> {
+export async function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  quietMs = 800,
+): Promise<RawReply> {
   const stalled = unresponsive();
-  if (stalled)
-    return Promise.reject(new CouldNotFinish(`${method} ${path} not sent: earlier in the run, ${stalled}`));
-  const url = new URL(baseUrl + path);
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  return new Promise((resolve, reject) => {
-    const socket =
-      url.protocol === 'https:'
-        ? tls.connect({ host: url.hostname, port, servername: url.hostname, rejectUnauthorized: false })
-        : net.connect({ host: url.hostname, port });
-    const chunks: Buffer[] = [];
-    let timer: NodeJS.Timeout | undefined;
-    const finish = () => {
-      clearTimeout(timer);
-      clearTimeout(deadline);
-      socket.destroy();
-      const all = Buffer.concat(chunks);
-      const end = all.indexOf('\r\n\r\n');
-      if (!all.length) return reject(new Error(`connection closed before any answer to ${method} ${path}`));
-      if (end < 0)
-        return reject(
-          new Error(`no complete header block: ${JSON.stringify(all.toString('latin1').slice(0, 200))}`),
-        );
-      const lines = all.subarray(0, end).toString('latin1').split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines.slice(1)) {
-        const colon = line.indexOf(':');
-        if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      resolve({ statusLine: lines[0] ?? '', headers, extra: all.subarray(end + 4) });
-    };
-    const deadline = setTimeout(() => {
-      if (chunks.length) return finish();
-      clearTimeout(timer);
-      socket.destroy();
-      const text = `no answer within ${REQUEST_TIMEOUT_MS / 1000} s to ${method} ${path}`;
-      markUnresponsive(`${text}${ruleTitle() ? ` (in ${ruleTitle()})` : ''}`);
-      reject(new CouldNotFinish(text));
-    }, REQUEST_TIMEOUT_MS);
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(finish, quietMs);
-    };
-    socket.on('connect', () => {
-      socket.write(
-        `${method} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: */*\r\nConnection: close\r\n\r\n`,
-      );
-    });
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      arm();
-    });
-    socket.on('end', finish);
-    socket.on('error', (err) => {
-      if (chunks.length) return finish();
-      clearTimeout(deadline);
+  if (stalled) throw new CouldNotFinish(`${method} ${path} not sent: earlier in the run, ${stalled}`);
+  try {
+    return await rawExchange(baseUrl, method, path, { quietMs, timeoutMs: REQUEST_TIMEOUT_MS });
+  } catch (err) {
+    if (!(err instanceof RawFailure)) throw err;
+    if (err.kind === 'no answer') {
+      markUnresponsive(`${err.message}${ruleTitle() ? ` (in ${ruleTitle()})` : ''}`);
+      throw new CouldNotFinish(err.message);
+    }
+    if (err.kind === 'socket') {
       // The shared instance exited: said as that (rules on an instance of their own use Api.send).
-      setTimeout(() => {
-        const why = exited();
-        reject(why ? new CouldNotFinish(`${why}: ${method} ${path} got no answer`) : err);
-      }, 500);
-    });
-  });
+      await sleep(500);
+      const why = exited();
+      if (why) throw new CouldNotFinish(`${why}: ${method} ${path} got no answer`);
+    }
+    throw new Error(err.message);
+  }
 }

@@ -7,6 +7,7 @@
  */
 import {
   adopt,
+  adoptList,
   apply,
   type Choices,
   canonicalId,
@@ -16,7 +17,7 @@ import {
   judge,
   judgeRestart,
   judgeWrite,
-  type ModelUser,
+  moreThanOneSuccess,
   noChoices,
   type Observed,
   type Operation,
@@ -97,9 +98,14 @@ function send(api: Api, op: Operation, form?: string): Promise<Reply> {
     case 'get':
       return api.get(`/UserService/users/${op.id}`);
     case 'put':
-      return api.put(op.user);
-    case 'post':
-      return api.post(op.user);
+    case 'post': {
+      const { id, name, profession } = op.user;
+      if (name !== undefined && profession !== undefined)
+        return op.kind === 'put' ? api.put({ id, name, profession }) : api.post({ id, name, profession });
+      // A form without a field (A-R11): the fields it has.
+      const fields = Object.fromEntries(Object.entries(op.user).filter(([, v]) => v !== undefined));
+      return api.form(op.kind === 'put' ? 'PUT' : 'POST', '/UserService/users', fields);
+    }
     case 'delete':
       return api.del(op.id);
     default:
@@ -437,24 +443,6 @@ const explainedByAnotherRecord = (d: Disagreement): boolean =>
   (d.signature.aspect === 'result-word' &&
     (d.signature.seen === 'success' || d.signature.seen === 'failure'));
 
-/** After a list read: what it showed is the state to go on from (every user, when the model knows them all). */
-function adoptList(state: State, listed: readonly SeenUser[]): State {
-  const users: Record<string, ModelUser> = state.complete ? {} : { ...state.users };
-  const asModel = (u: SeenUser): ModelUser => ({
-    id: u.id,
-    ...(u.name === undefined ? {} : { name: u.name }),
-    ...(u.profession === undefined ? {} : { profession: u.profession }),
-  });
-  if (state.complete) for (const u of listed) users[u.id] = asModel(u);
-  else
-    for (const id of Object.keys(state.users)) {
-      const found = listed.find((u) => u.id === id);
-      if (found) users[id] = asModel(found);
-      else delete users[id];
-    }
-  return { ...state, users };
-}
-
 /**
  * A rule that failed on an assertion of its own, the model having found nothing: when the answer that
  * decided it is a section A answer in another representation than XML, that is the defect.
@@ -576,25 +564,14 @@ export async function judgeRace(
   if (alone.found.length) return;
   model.add(
     [
-      disagreement(
-        op.kind === 'put' ? 'concurrent PUTs of one id' : 'concurrent DELETEs of one id',
-        'state-change',
-        'more than one success',
+      moreThanOneSuccess(
+        op.kind === 'put' ? 'PUT' : 'DELETE',
         `${what}; the same ${op.kind.toUpperCase()} sent alone is answered as the spec says: a check and a change that concurrent requests interleave`,
       ),
     ],
     reply,
   );
 }
-
-/** HEAD answered with bytes after its headers: one defect, whether a raw read sees them or an HTTP client chokes on them. */
-export const headBody = (detail: string): Disagreement =>
-  disagreement(
-    'HEAD list',
-    'body-shape',
-    'a body after the headers',
-    `HEAD of the list sends a body: ${detail}`,
-  );
 
 // --- Section B: the APP-* rules' exchanges, judged through the model as the explorer judges them
 // (explore/model.ts, explore/sequence.ts, explore/app-race.ts), so that a section B defect a rule meets

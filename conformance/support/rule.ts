@@ -14,11 +14,12 @@
  * and `failOn` in support/http.ts make such failures), else the last one the rule sent.
  */
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
+import { headBody } from '../model/index.ts';
 import { ruleById, statusOf } from '../rules.ts';
 import { CouldNotFinish, carriedExchange, RuleSkipped } from './failures.ts';
 import { exited, markSharedBroken, sharedBroken } from './health.ts';
 import { Api, type Exchange, ExchangeLog } from './http.ts';
-import { corruption, headBody, modelOf, representationOf, restarted } from './judged.ts';
+import { corruption, modelOf, representationOf, restarted } from './judged.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
 
 export { CouldNotFinish, OutOfTimeError } from './failures.ts';

@@ -3,6 +3,9 @@
  * (Playwright's call log says whether the status line had come: `← 200 OK`). Pure: the caller decides
  * what a kind means for the rule (time-bound kinds make it "could not finish", the others fail it).
  */
+/** Requests that change nothing: sent again, once, when their connection closed before any answer (RFC 9112 9.3.1). */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export type TransportKind =
   /** Nothing came back within the bound. */
   | 'no answer'

@@ -35,13 +35,17 @@ async function run(ctx: RuleContext, phase: 'sequential' | 'concurrent'): Promis
   });
   const s = result.stats;
   ctx.observe(
-    `seed ${seed} (CONFORMANCE_EXPLORE_SEED=${seed} sends the same operations): ${phase === 'sequential' ? `${s.sequences} sequences, ${s.steps} steps` : `${s.rounds} rounds, ${s.roundOps} operations`} in ${BUDGET_MS / 1000} s${target.noFreshReason ? ', on ids of its own (no fresh instances)' : ''}`,
+    `seed ${seed} (CONFORMANCE_EXPLORE_SEED=${seed} sends the same operations): ${phase === 'sequential' ? `${s.sequences} sequences, ${s.steps} steps, ${s.restarts} restarts` : `${s.rounds} rounds, ${s.roundOps} operations`} in ${BUDGET_MS / 1000} s${target.noFreshReason ? ', on ids of its own (no fresh instances)' : ''}`,
   );
   for (const note of result.notes) ctx.observe(note);
   for (const d of result.defects) await attach(d);
-  if (result.defects.length)
+  // A SHOULD defect (a restart that lost users, a failure answered 5xx) warns: the rule passes with it.
+  for (const d of result.defects.filter((d) => d.level === 'SHOULD'))
+    warn(`a SHOULD defect found by exploration (seed ${seed}): ${text(d)}`);
+  const must = result.defects.filter((d) => d.level === 'MUST');
+  if (must.length)
     throw new Error(
-      `${result.defects.length} defect(s) found by exploration (seed ${seed}):\n\n${result.defects.map(text).join('\n\n')}`,
+      `${must.length} defect(s) found by exploration (seed ${seed}):\n\n${must.map(text).join('\n\n')}`,
     );
 }
 
@@ -52,7 +56,7 @@ async function attach(d: Defect): Promise<void> {
     type: 'signature',
     description: JSON.stringify({
       ...d.signature,
-      level: 'MUST',
+      level: d.level,
       message: `${d.message} (explore seed ${d.seed}, ${d.id})`,
     }),
   });

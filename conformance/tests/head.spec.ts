@@ -1,7 +1,8 @@
 // SPEC.md A, endpoint 7 and rule 7: HEAD /UserService/users.
 import { expect } from '@playwright/test';
+import { headBody } from '../model/index.ts';
 import { rawRequest } from '../support/http.ts';
-import { headBody, modelOf } from '../support/judged.ts';
+import { modelOf } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import { givenUser } from '../support/users.ts';
 

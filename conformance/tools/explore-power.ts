@@ -27,6 +27,8 @@ interface Outcome {
   /** ms from the start of the run to the first sighting. */
   atMs?: number;
   signature?: string;
+  /** Its level: a SHOULD defect found counts as found (it warns in a normal run). */
+  level?: 'MUST' | 'SHOULD';
   /** Defects reported (the correct implementation runs its whole budget). */
   count: number;
 }
@@ -66,7 +68,9 @@ async function once(defect: string, seed: number): Promise<Outcome> {
       seed,
       found: !!first,
       count: result.defects.length,
-      ...(first ? { atMs: Math.round(first.foundAtMs ?? 0), signature: first.title } : {}),
+      ...(first
+        ? { atMs: Math.round(first.foundAtMs ?? 0), signature: first.title, level: first.level }
+        : {}),
     };
   } finally {
     await shared.stop();

@@ -80,7 +80,10 @@ export class RemovalRunner {
   readonly consumer: string;
   /** Workers this runner removed (each counted once across all instances). */
   removed = 0;
-  /** Jobs this runner carried out that found the worker already removed (by another consumer). */
+  /**
+   * Jobs this runner carried out that found the worker already removed: by another consumer, or by
+   * this runner's own earlier attempt whose reply was lost (a time-out), which is then retried.
+   */
   alreadyDone = 0;
 
   private readonly changes: Redis;
@@ -308,7 +311,9 @@ export class RemovalRunner {
           );
         }
       } catch (err) {
-        if (this.stopping) return; // still pending in Redis: handed back on stop
+        // Still pending in Redis (handed back on stop), or carried out with its reply lost: nothing is
+        // lost either way, but such a removal is counted by no runner.
+        if (this.stopping) return;
         this.onError(err, 'a worker removal failed; retrying');
         this.schedule(entry, RETRY_MS);
       }
