@@ -8,11 +8,18 @@
  * disagrees, the failing step's own signature stands (a defect of a read path).
  */
 
-import { judgeWrite, type ReadBack, type SeenUser } from '../model/index.ts';
-import { send } from './client.ts';
-import { type Disagreement, type Held, initial, observed, type Signature, signatureKey } from './model.ts';
-import { type Concrete, isWrite, type Operation } from './operations.ts';
-import { goOn, poolIds, readBack, removeFill, type SetAside, sendAndJudge, type Where } from './sequence.ts';
+import { judgeWrite } from '../model/index.ts';
+import { type Disagreement, initial, observed, type Signature, signatureKey } from './model.ts';
+import { isWrite, type Operation } from './operations.ts';
+import {
+  goOn,
+  poolIds,
+  readBackAll,
+  removeFill,
+  type SetAside,
+  sendAndJudge,
+  type Where,
+} from './sequence.ts';
 
 export interface Diagnosis {
   signature: Signature;
@@ -20,24 +27,6 @@ export interface Diagnosis {
   message: string;
   /** The 0-based index of the operation it names. */
   at: number;
-}
-
-/**
- * The write's id by GET, the others from the list (one request for all): the pool's ids and every
- * user the model holds (a fill's too, so that a write that removes one of them is named by that).
- */
-async function afterWrite(where: Where, op: Concrete, held: Held): Promise<ReadBack | undefined> {
-  if (!('value' in op)) return undefined;
-  const back: Record<string, SeenUser | null> = { ...(await readBack(where, [op.value])) };
-  const list = await send(where.url, { method: 'GET', path: '/UserService/users', headers: {} });
-  if (!list.observation) return undefined;
-  const listed = observed(list.observation);
-  if (listed.body.kind === 'users') {
-    const users = new Map(listed.body.users.map((u) => [u.id, u]));
-    for (const id of new Set([...poolIds(where.pool), ...Object.keys(held.state.users)]))
-      if (id !== op.value) back[id] = users.get(id) ?? null;
-  }
-  return back;
 }
 
 /**
@@ -72,7 +61,7 @@ async function diagnoseSteps(
     if (!judged || !exchange.observation) return undefined;
     let found: Disagreement[] = judged.disagreements;
     if (isWrite(concrete) && !judged.refused && held.state.collection) {
-      const back = await afterWrite(where, concrete, held);
+      const back = 'value' in concrete ? await readBackAll(where, held, concrete.value) : undefined;
       if (back)
         found = judgeWrite(
           held.state,

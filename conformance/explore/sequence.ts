@@ -251,10 +251,32 @@ export async function readBack(where: Where, ids: readonly string[]): Promise<Re
   return back;
 }
 
+/** The ids a read-back of the whole state covers: the pool's and every user the model holds (a fill's). */
+const heldIds = (where: Where, held: Held): string[] => [
+  ...new Set([...poolIds(where.pool), ...Object.keys(held.state.users)]),
+];
+
+/**
+ * The state after a write to `written`: that id by GET, every other id (heldIds) from the list, one
+ * request for all, so that a write that removed a fill's user is seen to. Undefined when the list got
+ * no answer.
+ */
+export async function readBackAll(where: Where, held: Held, written: string): Promise<ReadBack | undefined> {
+  const back: Record<string, SeenUser | null> = { ...(await readBack(where, [written])) };
+  const list = await send(where.url, { method: 'GET', path: '/UserService/users', headers: {} });
+  if (!list.observation) return undefined;
+  const listed = observed(list.observation);
+  if (listed.body.kind === 'users') {
+    const users = new Map(listed.body.users.map((u) => [u.id, u]));
+    for (const id of heldIds(where, held)) if (id !== written) back[id] = users.get(id) ?? null;
+  }
+  return back;
+}
+
 /**
  * After a disagreement whose signature was reported already: go on from the state the implementation
- * shows (a write's id read back, every id of the pool when the known defect touches other users, or
- * what a list showed), so that exploration looks past a known defect for the next one. A write is
+ * shows (a write's id read back, every id held when the known defect touches other users, or what a
+ * list showed), so that exploration looks past a known defect for the next one. A write is
  * judged by its effect first (the model's judgeWrite): a known word defect must not hide an update that
  * changed nothing. Returns the state to go on from and the effect's disagreements not set aside.
  */
@@ -272,13 +294,14 @@ export async function goOn(
     if (seen.body.kind !== 'users') return { held: after, fresh: [] };
     const users = seen.body.users;
     const back = Object.fromEntries(
-      poolIds(where.pool).map((id) => [id, users.find((u) => u.id === id) ?? null]),
+      heldIds(where, after).map((id) => [id, users.find((u) => u.id === id) ?? null]),
     );
     return { held: { ...after, state: observeUsers(after.state, back) }, fresh: [] };
   }
   if (!isWrite(op) || !('value' in op) || !before.state.collection) return { held: after, fresh: [] };
   const others = known.some((d) => d.signature.aspect === 'other-record-touched');
-  const back = await readBack(where, others ? poolIds(where.pool) : [op.value]);
+  const back = others ? await readBackAll(where, before, op.value) : await readBack(where, [op.value]);
+  if (!back) return { held: after, fresh: [] };
   const effect = judgeWrite(before.state, step.model, observed(step.observation), known, back).filter(
     (d) => d.level === 'MUST',
   );

@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import { type AppOperation, absentId, appSequenceSource, NOTHING_CREATED } from '../explore/apps.ts';
 import { send } from '../explore/client.ts';
 import { judgeRound, type Recorded } from '../explore/concurrent.ts';
+import { diagnose } from '../explore/diagnose.ts';
 import { explore } from '../explore/explore.ts';
 import { drain, sequenceSource, stateCheck } from '../explore/generate.ts';
 import {
@@ -918,6 +919,36 @@ describe('explorer: against the self-test implementation', function () {
     } finally {
       await shared.stop();
     }
+  });
+
+  it("a write that removed a fill's user, its defect reported already, is that defect: the list after it names no other", async () => {
+    // delete-hits-plus-1000: DELETE 1001 also removes 2001, the first user of the fill (freshPool). The
+    // list first: the effect of a first request that writes is open (the model holds nothing of it).
+    const ops: Operation[] = [
+      { kind: 'LIST' },
+      { kind: 'FILL', count: 101 },
+      {
+        kind: 'PUT',
+        id: { slot: 2, writing: 'plain' },
+        name: { text: 'a', cls: 'plain' },
+        profession: { text: 'b', cls: 'plain' },
+      },
+      { kind: 'DELETE', id: { slot: 2, writing: 'plain' } },
+      { kind: 'LIST' },
+    ];
+    const diagnosed = async (setAside: ReadonlySet<string>) => {
+      const instance = await startCommandInstance(command('delete-hits-plus-1000'));
+      try {
+        return await diagnose({ url: instance.url, pool: freshPool(), scope: 'all' }, ops, setAside);
+      } finally {
+        await instance.stop();
+      }
+    };
+    const first = await diagnosed(new Set());
+    expect(first === 'known' || first === undefined ? first : signatureKey(first.signature)).to.equal(
+      'write | other-record-touched | another user',
+    );
+    expect(await diagnosed(new Set(['write | other-record-touched | another user']))).to.equal('known');
   });
 
   it('keeps a failure answered 500 as a SHOULD defect of its own', async () => {
