@@ -151,6 +151,18 @@ function signaturesIn(annotations: Array<{ type: string; description?: string }>
   return [...out.values()];
 }
 
+/** Whether the rule met a defect of level MUST (a signature annotation, support/rule.ts). */
+function metMust(annotations: Array<{ type: string; description?: string }>): boolean {
+  return annotations.some((a) => {
+    if (a.type !== 'signature' || !a.description) return false;
+    try {
+      return JSON.parse(a.description).level === 'MUST';
+    } catch {
+      return false;
+    }
+  });
+}
+
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 const clean = (text: string) => text.replace(ANSI, '').trim();
 
@@ -323,7 +335,10 @@ export default class ConformanceReporter implements Reporter {
         ...withObs,
         ...withExchange,
       };
-    return { ...base, status: 'failed', reason, ...withObs, ...withExchange };
+    // A SHOULD rule that met a MUST defect fails the run with it, as a MUST rule would (HTTP-04: a form
+    // stored without a field, then served without that element, RES-USER-1).
+    const level = rule.level === 'SHOULD' && metMust(annotations) ? 'MUST' : rule.level;
+    return { ...base, level, status: 'failed', reason, ...withObs, ...withExchange };
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {

@@ -18,6 +18,7 @@ export { type Choices, noChoices } from './choices.ts';
 export { adopt, adoptList, judgeRestart, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
 export {
   headBody,
+  incompleteUser,
   judge,
   judgeBytes,
   OPERATIONS_BYTES,

@@ -29,6 +29,7 @@ export const HTTP_PRACTICE = area('HTTP practice', 'tests/http-practice.spec.ts'
     level: 'SHOULD',
     title: 'invalid input is refused without a 5xx and changes nothing',
     spec: 'Behaviour on a missing field or a non-integer id is not shown; it is still not a server error and not a write.',
-    statements: ['A-R11'],
+    // RES-USER-1: a form without a field that is stored must still be served with both elements.
+    statements: ['A-R11', 'RES-USER-1'],
   },
 ]);

@@ -248,7 +248,7 @@ describe('conformance suite self-test', () => {
 
   it(`${ISOLATED_DEFECT} (${isolated.wrong}) is reported by ${isolated.caughtBy.join(', ')} only`, async () => {
     // The hand-written rules only: the explorer also meets this defect (a PUT without a field is stored),
-    // under a signature of its own, at random; its power is measured apart (docs/exploration.md).
+    // under the same signature, at random; its power is measured apart (docs/exploration.md).
     const run = await runSuite({ CONFORMANCE_START_COMMAND: command(ISOLATED_DEFECT) }, [
       '--grep-invert',
       'EXP-',
@@ -257,8 +257,10 @@ describe('conformance suite self-test', () => {
       .filter((r) => r.status !== 'passed' && r.status !== 'not selected')
       .map((r) => r.id);
     expect(notPassed, run.output).to.deep.equal(isolated.caughtBy);
-    expect(run.summary.defects, 'one defect').to.have.length(1);
-    expect(run.code, 'HTTP-04 is a SHOULD: exit code 0').to.equal(0);
+    expect(run.summary.defects.map((d) => signatureKey(d.signature))).to.deep.equal([
+      'user answer | body-shape | element missing',
+    ]);
+    expect(run.code, 'a user served without an element fails a MUST (RES-USER-1): exit code 1').to.equal(1);
     caught.push(
       `${ISOLATED_DEFECT}: ${run.failed.join(', ')}, every other rule passed (${run.seconds.toFixed(1)} s)`,
     );
@@ -473,7 +475,10 @@ describe('conformance suite self-test', () => {
       // Its cleanup could not remove what it left: reported against the rule that left it.
       const open = run.summary.rules.find((r) => r.id === 'USR-OPEN-04');
       expect(open?.observations?.join(' '), 'USR-OPEN-04').to.match(/could not clean up: DELETE .* 500/);
-      expect(run.code, 'HTTP-04 is a SHOULD: exit code 0').to.equal(0);
+      expect(
+        run.code,
+        'HTTP-04 met a MUST defect (its user served without a profession): exit code 1',
+      ).to.equal(1);
       caught.push(
         `${ISOLATED_DEFECT} on a shared target with a leftover: ${run.failed.join(', ')} only (${run.seconds.toFixed(1)} s)`,
       );

@@ -220,7 +220,7 @@ export const COMPOUNDS = {
       // USR-LIST-04 judges a small burst first, so the lost writes are named before the file tears.
       'write | lost-update | a write answered success was lost',
       'service | corrupted | requests fail for good after concurrent writes',
-      'PUT without profession | state-change | stored',
+      'user answer | body-shape | element missing',
       'PUT without id | state-change | stored',
       'concurrent PUTs of one id | state-change | more than one success',
       'concurrent DELETEs of one id | state-change | more than one success',
@@ -235,7 +235,7 @@ export const COMPOUNDS = {
       'concurrent PUTs of one id | state-change | more than one success',
       // The same missing lock, met by DELETEs of one id (USR-RACE-01's bursts on open connections).
       'concurrent DELETEs of one id | state-change | more than one success',
-      'PUT without profession | state-change | stored',
+      'user answer | body-shape | element missing',
     ],
   },
   'compound-in-memory-default-back': {
