@@ -570,6 +570,8 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
   };
 }
 
+const SUCCESS = /<result>\s*success\s*<\/result>/;
+
 function concurrentDefect(
   id: string,
   seed: number,
@@ -591,18 +593,34 @@ function concurrentDefect(
         o.input.value !== failure.id &&
         o.input.kind !== 'GET' &&
         o.output !== undefined &&
-        /<result>\s*success\s*<\/result>/.test(o.output.body) &&
+        SUCCESS.test(o.output.body) &&
         overlaps(o),
     )
     .slice(0, 8);
   // The reads of the id after the round: what the script shows at its end.
+  const inWitness = new Set(failure.witness.map((o) => o.exchange));
   const reads = history.filter(
-    (o) =>
-      o.after && 'value' in o.input && o.input.value === failure.id && !failure.witness.includes(o as never),
+    (o) => o.after && 'value' in o.input && o.input.value === failure.id && !inWitness.has(o.exchange),
   );
+  // The round's writes of the id that answered success, or nothing, and that the witness left out
+  // (called after its last answer): what the reads after the round show may be theirs. Shown with their
+  // answers set aside, as the witness would hold them.
+  const leftOut = reads.length
+    ? history.filter(
+        (o) =>
+          !o.after &&
+          !o.before &&
+          'value' in o.input &&
+          o.input.value === failure.id &&
+          o.input.kind !== 'GET' &&
+          (o.output === undefined || SUCCESS.test(o.output.body)) &&
+          !inWitness.has(o.exchange),
+      )
+    : [];
   const ordered = [
     ...failure.witness.map((o) => ({ ...o, other: false })),
     ...context.map((o) => ({ ...o, relaxed: false, other: true })),
+    ...leftOut.map((o) => ({ ...o, relaxed: true, other: false })),
     ...reads.map((o) => ({ ...o, relaxed: false, other: false })),
   ].sort((a, b) => a.call - b.call);
   const exchanges = ordered.map((op, i) => ({
