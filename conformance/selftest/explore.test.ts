@@ -745,6 +745,14 @@ describe('explorer: section B generation, resolution, model and script (pure)', 
   });
 });
 
+/** A PUT or POST of slot `slot` with plain texts, as a hand-written sequence writes it. */
+const plainForm = (kind: 'PUT' | 'POST', slot: number, name: string, profession: string): Operation => ({
+  kind,
+  id: { slot, writing: 'plain' },
+  name: { text: name, cls: 'plain' },
+  profession: { text: profession, cls: 'plain' },
+});
+
 describe('explorer: against the self-test implementation', function () {
   this.timeout(120_000);
   const command = (defect?: string) =>
@@ -858,12 +866,7 @@ describe('explorer: against the self-test implementation', function () {
   it('replays a sequence with a restart and judges it by the users the restart kept (a SHOULD); without a restart, the read alone', async () => {
     const ops: Operation[] = [
       { kind: 'LIST' },
-      {
-        kind: 'PUT',
-        id: { slot: 1, writing: 'plain' },
-        name: { text: 'a', cls: 'plain' },
-        profession: { text: 'b', cls: 'plain' },
-      },
+      plainForm('PUT', 1, 'a', 'b'),
       { kind: 'RESTART' },
       { kind: 'GET', id: { slot: 1, writing: 'plain' } },
     ];
@@ -927,12 +930,7 @@ describe('explorer: against the self-test implementation', function () {
     const ops: Operation[] = [
       { kind: 'LIST' },
       { kind: 'FILL', count: 101 },
-      {
-        kind: 'PUT',
-        id: { slot: 2, writing: 'plain' },
-        name: { text: 'a', cls: 'plain' },
-        profession: { text: 'b', cls: 'plain' },
-      },
+      plainForm('PUT', 2, 'a', 'b'),
       { kind: 'DELETE', id: { slot: 2, writing: 'plain' } },
       { kind: 'LIST' },
     ];
@@ -954,18 +952,8 @@ describe('explorer: against the self-test implementation', function () {
   it('past a known defect of the answer (a misspelt word), a POST that wrote the old record back is a defect of its own', async () => {
     const ops: Operation[] = [
       { kind: 'LIST' },
-      {
-        kind: 'PUT',
-        id: { slot: 1, writing: 'plain' },
-        name: { text: 'a', cls: 'plain' },
-        profession: { text: 'b', cls: 'plain' },
-      },
-      {
-        kind: 'POST',
-        id: { slot: 1, writing: 'plain' },
-        name: { text: 'c', cls: 'plain' },
-        profession: { text: 'd', cls: 'plain' },
-      },
+      plainForm('PUT', 1, 'a', 'b'),
+      plainForm('POST', 1, 'c', 'd'),
     ];
     const replayed = async (setAside: ReadonlySet<string>) => {
       const instance = await startCommandInstance(command('compound-misspelt-stale-update'));
