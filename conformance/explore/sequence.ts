@@ -305,29 +305,13 @@ export async function goOn(
   const effect = judgeWrite(before.state, step.model, observed(step.observation), known, back).filter(
     (d) => d.level === 'MUST',
   );
-  const fresh = beyondKnown(effect, setAside);
+  // A write that meets a known defect: what else its effect shows is that defect's doing too.
+  const fresh = effect.some((d) => setAside.has(signatureKey(d.signature))) ? [] : effect;
   return { held: { ...after, state: observeUsers(after.state, back) }, fresh };
 }
 
 /** Signatures set aside: a disagreement with one of them does not stop a sequence. */
 export type SetAside = ReadonlySet<string>;
-
-/** The aspects of an answer's form: a known defect of these says nothing of what a write did. */
-const ANSWER_ASPECTS: ReadonlySet<string> = new Set(['status', 'result-word', 'media-type', 'body-shape']);
-
-/**
- * What a step shows beyond the defects set aside. A step that meets a known defect of the state
- * (another user touched, a lost update, …): whatever else it disagrees on is that defect's doing. One
- * that meets a known defect of its answer only (a misspelt word, a media type): its other answer
- * disagreements may be that defect's too, but what the write did is not (a POST answered `succes` that
- * wrote the old record back is a defect of its own).
- */
-export function beyondKnown(found: readonly Disagreement[], setAside: SetAside): Disagreement[] {
-  const known = found.filter((d) => setAside.has(signatureKey(d.signature)));
-  if (!known.length) return [...found];
-  if (known.some((d) => !ANSWER_ASPECTS.has(d.signature.aspect))) return [];
-  return found.filter((d) => !ANSWER_ASPECTS.has(d.signature.aspect));
-}
 
 /**
  * Runs operations from `next` (undefined ends the sequence) until one disagrees with a signature not

@@ -949,32 +949,6 @@ describe('explorer: against the self-test implementation', function () {
     expect(await diagnosed(new Set(['write | other-record-touched | another user']))).to.equal('known');
   });
 
-  it('past a known defect of the answer (a misspelt word), a POST that wrote the old record back is a defect of its own', async () => {
-    const ops: Operation[] = [
-      { kind: 'LIST' },
-      plainForm('PUT', 1, 'a', 'b'),
-      plainForm('POST', 1, 'c', 'd'),
-    ];
-    const replayed = async (setAside: ReadonlySet<string>) => {
-      const instance = await startCommandInstance(command('compound-misspelt-stale-update'));
-      try {
-        return await replay({ url: instance.url, pool: freshPool(), scope: 'all' }, ops, setAside);
-      } finally {
-        await instance.stop();
-      }
-    };
-    const run = await replayed(new Set(['write | result-word | succes']));
-    expect(run.failedAt).to.equal(2);
-    expect(run.steps[2]?.disagreements.map((d) => signatureKey(d.signature))).to.deep.equal([
-      'POST (existing id) | state-change | unchanged',
-    ]);
-    // Past a known defect of the state, what else the write shows stays that defect's doing.
-    const past = await replayed(
-      new Set(['write | result-word | succes', 'POST (existing id) | state-change | unchanged']),
-    );
-    expect(past.failedAt).to.equal(undefined);
-  });
-
   it('keeps a failure answered 500 as a SHOULD defect of its own', async () => {
     const result = await run('failure-500', 3000, 1);
     expect(result.defects.length).to.be.greaterThan(0);
