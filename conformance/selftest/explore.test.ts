@@ -17,7 +17,7 @@ import { type AppOperation, absentId, appSequenceSource, NOTHING_CREATED } from 
 import { send } from '../explore/client.ts';
 import { judgeRound, type Recorded } from '../explore/concurrent.ts';
 import { diagnose } from '../explore/diagnose.ts';
-import { explore } from '../explore/explore.ts';
+import { type ExploreOptions, explore } from '../explore/explore.ts';
 import { drain, sequenceSource, stateCheck } from '../explore/generate.ts';
 import {
   checkHistory,
@@ -40,7 +40,7 @@ import { replay } from '../explore/sequence.ts';
 import { shrink, simpler } from '../explore/shrink.ts';
 import { FILL_BIG, FILL_SMALL, fillCount, freshPool, idClass, ownedPool } from '../explore/values.ts';
 import type { Summary } from '../reporter.ts';
-import { startCommandInstance } from '../support/target.ts';
+import { type Instance, startCommandInstance } from '../support/target.ts';
 import { suiteEnv } from './suite-env.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -757,20 +757,40 @@ describe('explorer: against the self-test implementation', function () {
   this.timeout(120_000);
   const command = (defect?: string) =>
     `exec node ${IMPL} --port {port} --data {data}${defect ? ` --defect ${defect}` : ''}`;
-  const run = async (defect: string | undefined, ms: number, seed: number) => {
-    const shared = await startCommandInstance(command(defect));
+  /** `use` against a new instance of the self-test implementation with `defect`, stopped afterwards. */
+  const withInstance = async <T>(defect: string | undefined, use: (instance: Instance) => Promise<T>) => {
+    const instance = await startCommandInstance(command(defect));
     try {
-      return await explore({
+      return await use(instance);
+    } finally {
+      await instance.stop();
+    }
+  };
+  /** An exploration of a shared instance, with fresh instances of the same implementation to confirm on. */
+  const run = (
+    defect: string | undefined,
+    ms: number,
+    seed: number,
+    phases: Partial<Pick<ExploreOptions, 'sequentialMs' | 'concurrentMs' | 'clients'>> = {},
+  ) =>
+    withInstance(defect, (shared) =>
+      explore({
         seed,
         sequentialMs: ms,
         concurrentMs: ms,
         clients: 4,
+        ...phases,
         targets: { shared: shared.url, fresh: () => startCommandInstance(command(defect)) },
-      });
-    } finally {
-      await shared.stop();
-    }
-  };
+      }),
+    );
+  /** What a defect's curl script prints, run by sh against a fresh instance. */
+  const scriptOutput = (defect: string, script: string | undefined) =>
+    withInstance(defect, async (instance) =>
+      execFileSync('sh', ['-c', script ?? ''], {
+        env: { ...process.env, BASE_URL: instance.url },
+        encoding: 'utf8',
+      }),
+    );
 
   it('finds nothing wrong with the correct implementation', async () => {
     const result = await run(undefined, 4000, 11);
@@ -780,9 +800,8 @@ describe('explorer: against the self-test implementation', function () {
   });
 
   it('its client shows the bytes after the headers of a HEAD answer, and a body byte for byte', async () => {
-    const seen = async (defect: string | undefined) => {
-      const instance = await startCommandInstance(command(defect));
-      try {
+    const seen = (defect: string | undefined) =>
+      withInstance(defect, async (instance) => {
         const head = await send(instance.url, { method: 'HEAD', path: '/UserService/users', headers: {} });
         const options = await send(instance.url, {
           method: 'OPTIONS',
@@ -790,10 +809,7 @@ describe('explorer: against the self-test implementation', function () {
           headers: {},
         });
         return { head: head.observation, options: options.observation?.body };
-      } finally {
-        await instance.stop();
-      }
-    };
+      });
     const correct = await seen(undefined);
     expect(correct.head).to.deep.include({ status: 200, body: '' });
     expect(correct.head?.contentType).to.match(/^application\/xml/);
@@ -809,16 +825,8 @@ describe('explorer: against the self-test implementation', function () {
     expect(result.defects.map((d) => d.title)).to.deep.equal([
       'HEAD list: body-shape: a body after the headers',
     ]);
-    const instance = await startCommandInstance(command('head-with-body'));
-    try {
-      const out = execFileSync('sh', ['-c', result.defects[0]?.script ?? ''], {
-        env: { ...process.env, BASE_URL: instance.url },
-        encoding: 'utf8',
-      });
-      expect(out).to.match(/Connection: close\r?\n\r?\n<userList>/);
-    } finally {
-      await instance.stop();
-    }
+    const out = await scriptOutput('head-with-body', result.defects[0]?.script);
+    expect(out).to.match(/Connection: close\r?\n\r?\n<userList>/);
   });
 
   it('finds, shrinks and names once a defect no rule names (DELETE of N removes N+1000), and its script replays it', async () => {
@@ -828,17 +836,9 @@ describe('explorer: against the self-test implementation', function () {
     expect(defect?.exchanges.length).to.be.at.most(6);
     expect(defect?.confirmed).to.match(/^failed again on a fresh instance/);
     // The script, run by sh against a fresh instance, gets the answer the report shows at the failing step.
-    const instance = await startCommandInstance(command('delete-hits-plus-1000'));
-    try {
-      const out = execFileSync('sh', ['-c', defect?.script ?? ''], {
-        env: { ...process.env, BASE_URL: instance.url },
-        encoding: 'utf8',
-      });
-      const failing = defect?.exchanges[(defect.failingStep ?? 1) - 1];
-      expect(out.split('# ').at(-1)).to.include(failing?.answer ?? '(none)');
-    } finally {
-      await instance.stop();
-    }
+    const out = await scriptOutput('delete-hits-plus-1000', defect?.script);
+    const failing = defect?.exchanges[(defect.failingStep ?? 1) - 1];
+    expect(out.split('# ').at(-1)).to.include(failing?.answer ?? '(none)');
   });
 
   it('finds and names once a section B defect (DELETE of a domain answers 200 with its id only), and its script replays it with the ids of the new instance', async () => {
@@ -848,19 +848,11 @@ describe('explorer: against the self-test implementation', function () {
     ]);
     const [defect] = result.defects;
     expect(defect?.exchanges.length).to.be.at.most(3);
-    const instance = await startCommandInstance(command('domain-delete-partial'));
-    try {
-      const out = execFileSync('sh', ['-c', defect?.script ?? ''], {
-        env: { ...process.env, BASE_URL: instance.url },
-        encoding: 'utf8',
-      });
-      // The DELETE addressed the domain the script's own create made: 200 with that id only.
-      const created = /"id":"([0-9a-f-]{36})"/.exec(out.split('# 2')[0] ?? '')?.[1];
-      expect(created, out).to.be.a('string');
-      expect(out.split('# ').at(-1)).to.include(`{"id":"${created}"}`).and.to.match(/ 200 /);
-    } finally {
-      await instance.stop();
-    }
+    const out = await scriptOutput('domain-delete-partial', defect?.script);
+    // The DELETE addressed the domain the script's own create made: 200 with that id only.
+    const created = /"id":"([0-9a-f-]{36})"/.exec(out.split('# 2')[0] ?? '')?.[1];
+    expect(created, out).to.be.a('string');
+    expect(out.split('# ').at(-1)).to.include(`{"id":"${created}"}`).and.to.match(/ 200 /);
   });
 
   it('replays a sequence with a restart and judges it by the users the restart kept (a SHOULD); without a restart, the read alone', async () => {
@@ -870,10 +862,9 @@ describe('explorer: against the self-test implementation', function () {
       { kind: 'RESTART' },
       { kind: 'GET', id: { slot: 1, writing: 'plain' } },
     ];
-    const replayed = async (defect: string | undefined, restarts: boolean) => {
-      const instance = await startCommandInstance(command(defect));
-      try {
-        return await replay(
+    const replayed = (defect: string | undefined, restarts: boolean) =>
+      withInstance(defect, (instance) =>
+        replay(
           {
             url: instance.url,
             pool: freshPool(),
@@ -881,11 +872,8 @@ describe('explorer: against the self-test implementation', function () {
             ...(restarts ? { restart: () => instance.restart() } : {}),
           },
           ops,
-        );
-      } finally {
-        await instance.stop();
-      }
-    };
+        ),
+      );
     const kept = await replayed(undefined, true);
     expect(kept.failedAt).to.equal(undefined);
     expect(kept.steps.map((s) => s.exchange.observation?.status)).to.deep.equal([200, 200, 200, 200]);
@@ -900,28 +888,17 @@ describe('explorer: against the self-test implementation', function () {
   });
 
   it('finds an emptied collection not saved as one SHOULD defect, its minimal sequence and script with the restart', async () => {
-    const shared = await startCommandInstance(command('empty-not-saved'));
-    try {
-      const result = await explore({
-        seed: 1,
-        sequentialMs: 6000,
-        concurrentMs: 0,
-        clients: 4,
-        targets: { shared: shared.url, fresh: () => startCommandInstance(command('empty-not-saved')) },
-      });
-      expect(result.defects.map((d) => `${d.level} ${d.title}`)).to.deep.equal([
-        'SHOULD restart: state-change: state not kept',
-      ]);
-      const [defect] = result.defects;
-      expect(defect?.confirmed).to.match(/^failed again on a fresh instance/);
-      expect(defect?.exchanges.at(-1)?.restart).to.equal(true);
-      expect(defect?.script).to.match(
-        /\n# restart the implementation here[^\n]*\necho '# \d+' '\(after the restart\)'; curl /,
-      );
-      expect(result.stats.restarts).to.be.greaterThan(0);
-    } finally {
-      await shared.stop();
-    }
+    const result = await run('empty-not-saved', 6000, 1, { concurrentMs: 0 });
+    expect(result.defects.map((d) => `${d.level} ${d.title}`)).to.deep.equal([
+      'SHOULD restart: state-change: state not kept',
+    ]);
+    const [defect] = result.defects;
+    expect(defect?.confirmed).to.match(/^failed again on a fresh instance/);
+    expect(defect?.exchanges.at(-1)?.restart).to.equal(true);
+    expect(defect?.script).to.match(
+      /\n# restart the implementation here[^\n]*\necho '# \d+' '\(after the restart\)'; curl /,
+    );
+    expect(result.stats.restarts).to.be.greaterThan(0);
   });
 
   it("a write that removed a fill's user, its defect reported already, is that defect: the list after it names no other", async () => {
@@ -934,14 +911,10 @@ describe('explorer: against the self-test implementation', function () {
       { kind: 'DELETE', id: { slot: 2, writing: 'plain' } },
       { kind: 'LIST' },
     ];
-    const diagnosed = async (setAside: ReadonlySet<string>) => {
-      const instance = await startCommandInstance(command('delete-hits-plus-1000'));
-      try {
-        return await diagnose({ url: instance.url, pool: freshPool(), scope: 'all' }, ops, setAside);
-      } finally {
-        await instance.stop();
-      }
-    };
+    const diagnosed = (setAside: ReadonlySet<string>) =>
+      withInstance('delete-hits-plus-1000', (instance) =>
+        diagnose({ url: instance.url, pool: freshPool(), scope: 'all' }, ops, setAside),
+      );
     const first = await diagnosed(new Set());
     expect(first === 'known' || first === undefined ? first : signatureKey(first.signature)).to.equal(
       'write | other-record-touched | another user',
@@ -987,45 +960,29 @@ describe('explorer: against the self-test implementation', function () {
   });
 
   it('finds a section B race (a PATCH of a domain deleted meanwhile answers 200 with some fields) in the concurrent phase, with a script that keeps the id', async () => {
-    const shared = await startCommandInstance(command('domain-patch-race-partial'));
-    try {
-      const result = await explore({
+    // The shared target only: confirmed with new ids on it.
+    const result = await withInstance('domain-patch-race-partial', (shared) =>
+      explore({
         seed: 3,
         sequentialMs: 1000,
         concurrentMs: 10_000,
         clients: 4,
         targets: { shared: shared.url },
-      });
-      expect(result.defects.map((d) => `${d.phase} ${d.title}`)).to.deep.equal([
-        'concurrent domain update (removed): body-shape: without id, created_at',
-      ]);
-      const script = result.defects[0]?.script ?? '';
-      expect(script).to.match(/D1=\$\(echo "\$R"/);
-      expect(script).to.include(`-X PATCH "$BASE_URL"'/apps/`).and.to.include(`/domains/'"$D1"''`);
-    } finally {
-      await shared.stop();
-    }
+      }),
+    );
+    expect(result.defects.map((d) => `${d.phase} ${d.title}`)).to.deep.equal([
+      'concurrent domain update (removed): body-shape: without id, created_at',
+    ]);
+    const script = result.defects[0]?.script ?? '';
+    expect(script).to.match(/D1=\$\(echo "\$R"/);
+    expect(script).to.include(`-X PATCH "$BASE_URL"'/apps/`).and.to.include(`/domains/'"$D1"''`);
   });
 
   it('finds a write lost to a concurrent create of another id, as one lost-update defect with its timeline', async () => {
-    const shared = await startCommandInstance(command('write-lost-racing-create'));
-    try {
-      const result = await explore({
-        seed: 3,
-        sequentialMs: 0,
-        concurrentMs: 10_000,
-        clients: 8,
-        targets: {
-          shared: shared.url,
-          fresh: () => startCommandInstance(command('write-lost-racing-create')),
-        },
-      });
-      expect(result.defects.map((d) => d.title)).to.deep.equal([
-        'write: lost-update: a write answered success was lost',
-      ]);
-      expect(result.defects[0]?.svg).to.match(/^<svg /);
-    } finally {
-      await shared.stop();
-    }
+    const result = await run('write-lost-racing-create', 0, 3, { concurrentMs: 10_000, clients: 8 });
+    expect(result.defects.map((d) => d.title)).to.deep.equal([
+      'write: lost-update: a write answered success was lost',
+    ]);
+    expect(result.defects[0]?.svg).to.match(/^<svg /);
   });
 });
