@@ -180,7 +180,7 @@ async function serve(rung: RungId, port: number): Promise<void> {
       await answer(res);
     });
   } else {
-    const { createRedisClient, createTransactionClient } =
+    const { createSharedClient, createTransactionClient } =
       await built<typeof import('../server/src/redis/connect.ts')>('redis/connect.js');
     const { ConnectionPool } = await built<typeof import('../server/src/redis/pool.ts')>('redis/pool.js');
     const { Replication } =
@@ -189,10 +189,10 @@ async function serve(rung: RungId, port: number): Promise<void> {
     const { parseUserId } = await built<typeof import('../server/src/users/model.ts')>('users/model.js');
     const { renderUser } = await built<typeof import('../server/src/users/render.ts')>('users/render.js');
     const { sendXml } = await built<typeof import('../server/src/http/send.ts')>('http/send.js');
-    // As service.ts builds the store (one auto-pipelined connection for reads, one for changes).
+    // As redis/connections.ts opens them (one shared connection for reads, one for changes).
     const target = { url: process.env.REDIS_URL as string };
-    const redis = createRedisClient(target, { enableAutoPipelining: true, lazyConnect: false });
-    const writer = createRedisClient(target, { enableAutoPipelining: true, lazyConnect: false });
+    const redis = createSharedClient(target, { lazyConnect: false });
+    const writer = createSharedClient(target, { lazyConnect: false });
     const store = new UserStore(
       {
         reads: redis,

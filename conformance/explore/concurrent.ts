@@ -216,8 +216,11 @@ export function judgeRound(history: readonly Recorded[], ids: readonly string[])
   return { ok: true };
 }
 
+/** A success result in an answer's body. */
+export const SUCCESS_RESULT = /<result>\s*success\s*<\/result>/;
+
 const answeredSuccess = (op: Recorded) =>
-  !!op.output && op.output.status < 300 && /<result>\s*success\s*<\/result>/.test(op.output.body);
+  !!op.output && op.output.status < 300 && SUCCESS_RESULT.test(op.output.body);
 
 /**
  * Whether DELETEs of the id answered success while another such success overlapped them, and the

@@ -43,8 +43,7 @@ export async function diagnose(
   try {
     return await diagnoseSteps(where, ops, setAside, level);
   } finally {
-    // As runSequence does: a fill's users do not stay behind on a shared target.
-    if (filled && where.scope === 'owned') await removeFill(where, filled);
+    await removeFill(where, filled);
   }
 }
 

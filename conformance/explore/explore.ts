@@ -19,6 +19,7 @@ import {
   ROUND_SLOTS,
   type RoundVerdict,
   runRound,
+  SUCCESS_RESULT,
 } from './concurrent.ts';
 import { type Defect, shown, titleOf } from './defect.ts';
 import { diagnose } from './diagnose.ts';
@@ -570,8 +571,6 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
   };
 }
 
-const SUCCESS = /<result>\s*success\s*<\/result>/;
-
 function concurrentDefect(
   id: string,
   seed: number,
@@ -593,7 +592,7 @@ function concurrentDefect(
         o.input.value !== failure.id &&
         o.input.kind !== 'GET' &&
         o.output !== undefined &&
-        SUCCESS.test(o.output.body) &&
+        SUCCESS_RESULT.test(o.output.body) &&
         overlaps(o),
     )
     .slice(0, 8);
@@ -613,7 +612,7 @@ function concurrentDefect(
           'value' in o.input &&
           o.input.value === failure.id &&
           o.input.kind !== 'GET' &&
-          (o.output === undefined || SUCCESS.test(o.output.body)) &&
+          (o.output === undefined || SUCCESS_RESULT.test(o.output.body)) &&
           !inWitness.has(o.exchange),
       )
     : [];

@@ -164,8 +164,12 @@ async function fill(where: Where, held: Held, op: ConcreteFill) {
   };
 }
 
-/** Removes what fills of up to `count` users left on the pool's block (not judged). */
+/**
+ * Removes what fills of up to `count` users left on the pool's block (not judged): on a shared target
+ * only, where a fill's thousand users must not stay behind (the rules read the list too).
+ */
 export async function removeFill(where: Where, count: number): Promise<void> {
+  if (!count || where.scope !== 'owned') return;
   const ids = Array.from({ length: count }, (_, i) => (where.pool.fill + BigInt(i)).toString());
   await sendEach(
     where.url,
@@ -334,8 +338,7 @@ export async function runSequence(
     stop,
     setAside,
   );
-  // On a shared target, a fill's thousand users must not stay behind (the rules read the list too).
-  if (filled && where.scope === 'owned') await removeFill(where, filled);
+  await removeFill(where, filled);
   return result;
 }
 

@@ -271,8 +271,6 @@ export class ExchangeLog {
   }
 }
 
-/** Methods a client may send again after a connection closed before any answer (they change nothing). */
-
 /** How long one request may take, answer and body included. */
 export const REQUEST_TIMEOUT_MS = 15_000;
 

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULTS } from './defaults.ts';
 import { ALLOWED_HOST_ENTRY } from './http/host.ts';
 import { FAILURE_STATUS_MODES, type FailureStatusMode, isFailureStatusMode } from './users/failure-status.ts';
 
@@ -190,7 +191,7 @@ export const SETTINGS = {
   logLevel: text(
     'LOG_LEVEL',
     'info',
-    'pino level (`silent`, `error`, `warn`, `info`, `debug`). At `info`, one JSON line per answered request (`reqId`, `method`, `url`, `status`, `ms`, `msg: "request"`). Lines go to standard output once per event-loop turn (and at exit), not one system call per line: a SIGKILL can lose the last turn\'s lines.',
+    `pino level (\`silent\`, \`error\`, \`warn\`, \`info\`, \`debug\`). At \`info\`, one JSON line per answered request (\`reqId\`, \`method\`, \`url\`, \`status\`, \`ms\`, \`msg: "request"\`). Lines go to standard output together, at most ${DEFAULTS.logFlushIntervalMs} ms after they are logged (and at exit), not one system call per line: a SIGKILL can lose the last ${DEFAULTS.logFlushIntervalMs} ms of lines.`,
   ),
   workerStopGraceMs: integer(
     'WORKER_STOP_GRACE_MS',

@@ -22,6 +22,10 @@ export const DEFAULTS = {
   /** How long SIGTERM lets in-flight requests finish before every connection is cut (docs/security.md). */
   drainTimeoutMs: 8_000,
 
+  // Logging (logging.ts)
+  /** Log lines are written together at most this long after the first of them (a crash loses no more). */
+  logFlushIntervalMs: 20,
+
   // Redis connections (redis/connect.ts, redis/connections.ts)
   /** A command without an answer within this fails (503, or 504 for a change that was sent). */
   redisCommandTimeoutMs: 2_000,

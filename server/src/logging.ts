@@ -1,7 +1,8 @@
 import os from 'node:os';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { DEFAULTS } from './defaults.ts';
 
-/** Lines held at most before they are written, whatever the turn (a burst of logging stays bounded). */
+/** Lines held at most before they are written, whatever the interval (a burst of logging stays bounded). */
 const MAX_BATCH_LINES = 1024;
 /** The largest write POSIX guarantees to reach a pipe in one piece (Linux: 4096). */
 const PIPE_BUF = 4096;
@@ -12,15 +13,17 @@ interface SyncTarget {
 }
 
 /**
- * A pino destination that writes the lines of one event-loop turn together, at the end of that turn.
- * pino's default writes each line with its own system call: one per request for the access log, about
- * a tenth of a GET's CPU time. pino's own buffering (`minLength`) measures its whole buffer again at
- * every line, so it saves little. Here a line reaches the file descriptor at the end of the turn that
- * logged it (and at exit, see `flushSync`), so `tail -f` stays live and a crash loses one turn at most.
+ * A pino destination that writes the lines of an interval (logFlushIntervalMs) together. pino's default
+ * writes each line with its own system call: one per request for the access log, about a tenth of a
+ * GET's CPU time. pino's own buffering (`minLength`) measures its whole buffer again at every line, so it
+ * saves little; one write per event-loop turn still made nearly one per request for updates, whose
+ * requests span several turns (docs/benchmarks.md). Here a line reaches the file descriptor at most
+ * `intervalMs` after the first line held (and at exit, see `flushSync`), so `tail -f` stays live and a
+ * killed process loses that much at most.
  */
-export class TurnBatchedDestination implements DestinationStream {
+export class BatchedDestination implements DestinationStream {
   private lines: string[] = [];
-  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
 
   /**
    * `maxWriteBytes`: when several processes write to one pipe (cluster workers), a write of at most
@@ -30,20 +33,24 @@ export class TurnBatchedDestination implements DestinationStream {
   constructor(
     private readonly target: SyncTarget,
     private readonly maxWriteBytes = Number.POSITIVE_INFINITY,
+    private readonly intervalMs: number = DEFAULTS.logFlushIntervalMs,
   ) {}
 
   write(line: string): void {
     this.lines.push(line);
     if (this.lines.length >= MAX_BATCH_LINES) this.flush();
-    else if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.flush);
+    else if (this.timer === undefined) {
+      // Unref'd: held lines never keep the process alive (they are written at exit).
+      this.timer = setTimeout(this.flush, this.intervalMs).unref();
     }
   }
 
   /** Hands the held lines to the target in one write. */
   readonly flush = (): void => {
-    this.scheduled = false;
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     if (this.lines.length === 0) return;
     const lines = this.lines;
     const text = lines.length === 1 ? (lines[0] as string) : lines.join('');
@@ -120,7 +127,7 @@ export function formatAccessLine(
 }
 
 /**
- * The service's logger (JSON lines on standard output, written once per event-loop turn), its access
+ * The service's logger (JSON lines on standard output, written in batches, see BatchedDestination), its access
  * log (same lines, same destination, at level info) and the flush for process exit. `sharedOutput`:
  * other processes write to the same standard output (the cluster's primary and workers).
  */
@@ -129,7 +136,7 @@ export function createLogger(
   options: { sharedOutput?: boolean } = {},
 ): { logger: Logger; accessLog: AccessLog; flushSync: () => void } {
   // sonic-boom (pino's writer) in sync mode: handles partial writes, EAGAIN and a closed pipe.
-  const destination = new TurnBatchedDestination(
+  const destination = new BatchedDestination(
     pino.destination({ dest: 1, sync: true }),
     options.sharedOutput ? PIPE_BUF : undefined,
   );

@@ -10,7 +10,7 @@ holdYoungGeneration();
 const config = loadConfig();
 const clustered = config.processes > 1;
 const { logger, accessLog, flushSync } = createLogger(config.logLevel, { sharedOutput: clustered });
-// Log lines are written once per event-loop turn: whatever is still held goes out before the process ends.
+// Log lines are written in batches (logging.ts): whatever is still held goes out before the process ends.
 process.on('exit', flushSync);
 
 try {

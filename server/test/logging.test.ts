@@ -6,12 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { pino } from 'pino';
-import {
-  type AccessEntry,
-  accessLineBase,
-  formatAccessLine,
-  TurnBatchedDestination,
-} from '../src/logging.ts';
+import { type AccessEntry, accessLineBase, BatchedDestination, formatAccessLine } from '../src/logging.ts';
 
 /** The line pino itself writes for `logger.info(entry, 'request')` at a fixed time. */
 function pinoLine(entry: AccessEntry, time: number): string {
@@ -59,21 +54,23 @@ describe('logging', () => {
     );
   });
 
-  it('writes the lines of one event-loop turn together, at the end of that turn', async () => {
+  it('writes the lines of an interval together, at its end', async () => {
     const target = recordingTarget();
-    const destination = new TurnBatchedDestination(target);
+    const destination = new BatchedDestination(target, undefined, 30);
     destination.write('a\n');
+    await new Promise((resolve) => setImmediate(resolve));
     destination.write('b\n');
     expect(target.writes).to.deep.equal([]);
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(target.writes).to.deep.equal(['a\nb\n']);
     destination.write('c\n');
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 60));
     expect(target.writes).to.deep.equal(['a\nb\n', 'c\n']);
   });
 
-  it('writes a burst of 1024 lines at once, without waiting for the end of the turn', () => {
+  it('writes a burst of 1024 lines at once, without waiting for the end of the interval', () => {
     const target = recordingTarget();
-    const destination = new TurnBatchedDestination(target);
+    const destination = new BatchedDestination(target);
     for (let i = 0; i < 1024; i++) destination.write(`${i}\n`);
     expect(target.writes).to.have.length(1);
     expect(target.writes[0]?.split('\n')).to.have.length(1025);
@@ -81,7 +78,7 @@ describe('logging', () => {
 
   it('when processes share the output, cuts a batch into writes of at most 4096 bytes at line ends', () => {
     const target = recordingTarget();
-    const destination = new TurnBatchedDestination(target, 4096);
+    const destination = new BatchedDestination(target, 4096);
     const lines = Array.from({ length: 100 }, (_, i) => `{"n":${i},"text":"${'é'.repeat(i)}"}\n`);
     for (const line of lines) destination.write(line);
     destination.flush();

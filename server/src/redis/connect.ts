@@ -95,6 +95,55 @@ export function createRedisClient(target: RedisTarget, extra: RedisOptions = {})
   return cluster as unknown as Redis;
 }
 
+/** The socket ioredis writes each command to as it is issued (ready and writable), else undefined. */
+function writingSocket(client: Redis): Redis['stream'] | undefined {
+  return client.status === 'ready' && client.stream?.writable ? client.stream : undefined;
+}
+
+/**
+ * A client shared by every request (reads, or changes): the commands sent in one event-loop turn leave
+ * in one write, as ioredis' auto-pipelining sends them, but without its pipelines, whose objects per
+ * command outlived young collections and filled the old generation under load (docs/benchmarks.md,
+ * 2026-11-26). The socket is corked at the turn's first command and uncorked once the turn's I/O is
+ * done. On a Cluster (many sockets, opened and replaced by ioredis) it is ioredis' auto-pipelining.
+ */
+export function createSharedClient(target: RedisTarget, extra: RedisOptions = {}): Redis {
+  if ('cluster' in target) return createRedisClient(target, { ...extra, enableAutoPipelining: true });
+  const client = createRedisClient(target, extra);
+  const send = client.sendCommand;
+  let corked: Redis['stream'] | undefined;
+  const uncork = () => {
+    const socket = corked;
+    corked = undefined;
+    socket?.uncork();
+  };
+  client.sendCommand = function sendCommand(this: Redis, ...args: Parameters<Redis['sendCommand']>) {
+    const socket = corked === undefined ? writingSocket(this) : undefined;
+    if (socket) {
+      corked = socket;
+      socket.cork();
+      setImmediate(uncork);
+    }
+    return send.apply(this, args);
+  };
+  return client;
+}
+
+/**
+ * Runs `send`, whose commands ioredis writes to the socket as they are issued, with the socket corked:
+ * they leave in one write instead of one each. Before the connection is ready they wait in ioredis'
+ * offline queue as usual.
+ */
+export function inOneWrite<T>(client: Redis, send: () => T): T {
+  const socket = writingSocket(client);
+  socket?.cork();
+  try {
+    return send();
+  } finally {
+    socket?.uncork();
+  }
+}
+
 export function isCluster(client: Redis): boolean {
   return (client as unknown as { isCluster?: boolean }).isCluster === true;
 }

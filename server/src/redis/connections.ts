@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { DEFAULTS } from '../defaults.ts';
 import {
   createRedisClient,
+  createSharedClient,
   createTransactionClient,
   type RedisTarget,
   targetFromConfig,
@@ -81,13 +82,12 @@ export async function openRedisConnections(
   given?: RedisTarget,
 ): Promise<RedisConnections> {
   const { target, embedded } = await provideRedis(config, logger, given);
-  const reads = createRedisClient(target, { enableAutoPipelining: true, lazyConnect: false });
+  const reads = createSharedClient(target, { lazyConnect: false });
   reads.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   // A WAIT may hold its connection for REDIS_WAIT_TIMEOUT_MS: commands on such a connection get that much longer.
   const waiting = { commandTimeout: DEFAULTS.redisCommandTimeoutMs + config.redisWaitTimeoutMs };
-  const changes = createRedisClient(target, {
+  const changes = createSharedClient(target, {
     ...(config.redisWaitReplicas > 0 ? waiting : {}),
-    enableAutoPipelining: true,
     lazyConnect: false,
   });
   changes.on('error', () => {}); // the shared connection reports the same outage

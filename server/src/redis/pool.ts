@@ -35,7 +35,7 @@ interface Waiter {
 
 /**
  * A small pool of dedicated connections for WATCH/MULTI/EXEC. WATCH is per connection, so a
- * transaction must never share the auto-pipelined connection that serves everything else.
+ * transaction must never share the connections that serve everything else (reads, other changes).
  *
  * Every connection is in exactly one place: `idle`, `inUse`, or being opened (`opening` counts those);
  * a connection leaving all three is disconnected. `size` is computed from the three, so it cannot

@@ -12,8 +12,9 @@ const NOT_REPLICATED =
  *
  * WAIT counts the replicas that reached this client's last write, so it must go over the same
  * connection, right after the write's reply (the stores call it at once, in the same event-loop turn,
- * so ioredis cannot have reconnected elsewhere in between). Concurrent writes on one auto-pipelined
- * connection end up with their WAITs queued together, and all but the first return at once.
+ * so ioredis cannot have reconnected elsewhere in between). Concurrent writes on the changes'
+ * connection (a turn's commands in one write, see createSharedClient) end up with their WAITs queued
+ * together, and all but the first return at once.
  * On a Cluster, a lone WAIT (no key) would go to any node: it is sent to the connection of the master
  * owning the service's slot, the one the write went through.
  *

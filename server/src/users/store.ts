@@ -4,6 +4,7 @@ import { CONFLICT, DEFAULT_RETRY_POLICY, retryOnConflict } from '../concurrency/
 import { KeyedCombiner } from '../concurrency/keyed-queue.ts';
 import { DEFAULTS } from '../defaults.ts';
 import type { ContentionObserver } from '../metrics/service-metrics.ts';
+import { inOneWrite } from '../redis/connect.ts';
 import type { RedisConnections } from '../redis/connections.ts';
 import type { ConnectionPool } from '../redis/pool.ts';
 import type { Replication } from '../redis/replication.ts';
@@ -214,15 +215,19 @@ export class UserStore {
   }
 
   /**
-   * The update's one transaction (check-and-replace): WATCH the guard, HEXISTS, then MULTI HSET, INCR
-   * guard, SET version, EXEC. CONFLICT when a write of the same user by another process (or a delete) came between.
+   * The update's one transaction (check-and-replace): WATCH the guard and HEXISTS, then MULTI HSET,
+   * INCR guard, SET version, EXEC: two round trips. CONFLICT when a write of the same user by another
+   * process (or a delete) came between.
    */
   private replaceIfExists(user: User): Promise<boolean | typeof CONFLICT> {
     const id = String(user.id);
     const guard = USER_KEYS.guard(user.id);
     return this.transactions.withConnection(async (conn) => {
-      await conn.watch(guard);
-      if (!(await conn.hexists(USER_KEYS.users, id))) {
+      // WATCH and HEXISTS in one write (one round trip): Redis runs them in this order on this connection.
+      const [, exists] = await Promise.all(
+        inOneWrite(conn, () => [conn.watch(guard), conn.hexists(USER_KEYS.users, id)]),
+      );
+      if (!exists) {
         await conn.unwatch();
         return false;
       }

@@ -101,19 +101,27 @@ describe('apps: the worker removal runner (Redis Stream consumer group)', () => 
 
   it('a job held by two consumers at once still takes effect once', async () => {
     // A claim time far shorter than the grace period makes the two runners keep taking the jobs
-    // from each other while they wait: both end up carrying out some jobs twice.
+    // from each other while they wait: both end up carrying out some jobs twice. Whether a round does
+    // depends on timing (once, against a Redis in a container, none did): up to three rounds, each
+    // checked for exactly-once removal, until one shows a job carried out twice.
     const store = new WorkerStore({ reads: redis, changes: redis }, new Replication(0, 1000), 800);
-    const ids = await stoppingWorkers(store, 'dup', 10);
-    const one = runner(store, { claimIdleMs: 20, claimIntervalMs: 35 });
-    const two = runner(store, { claimIdleMs: 20, claimIntervalMs: 20 });
-    one.start();
-    two.start();
-    await waitFor('every removal', async () => (await redis.hlen(APP_KEYS.workers('dup'))) === 0, 5_000);
-    await sleep(300);
-    expect(one.removed + two.removed).to.equal(ids.length);
+    let twice = 0;
+    for (let round = 0; round < 3 && twice === 0; round++) {
+      const app = `dup${round}`;
+      const ids = await stoppingWorkers(store, app, 10);
+      const one = runner(store, { claimIdleMs: 20, claimIntervalMs: 35 });
+      const two = runner(store, { claimIdleMs: 20, claimIntervalMs: 20 });
+      one.start();
+      two.start();
+      await waitFor('every removal', async () => (await redis.hlen(APP_KEYS.workers(app))) === 0, 5_000);
+      await sleep(300);
+      await Promise.all(runners.splice(0).map((each) => each.stop()));
+      expect(one.removed + two.removed, `round ${round}: workers removed`).to.equal(ids.length);
+      expect(await redis.xlen(APP_KEYS.removals)).to.equal(0);
+      twice += one.alreadyDone + two.alreadyDone;
+    }
     // The scenario did happen: jobs were carried out a second time and found nothing left to do.
-    expect(one.alreadyDone + two.alreadyDone).to.be.greaterThan(0);
-    expect(await redis.xlen(APP_KEYS.removals)).to.equal(0);
+    expect(twice, 'jobs carried out a second time, in three rounds').to.be.greaterThan(0);
   });
 
   it('stops promptly even while blocked on XREADGROUP, and hands its waiting jobs back at once', async () => {

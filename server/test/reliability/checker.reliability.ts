@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ABSENT, History, type Op, type OpKind, type Outcome } from './support/history.ts';
+import fc from 'fast-check';
+import { ABSENT, History, type Op, type OpKind, type Outcome, possibleVersions } from './support/history.ts';
 
 /**
  * The operation-log checker must be able to fail: each known anomaly, written as a small history,
@@ -65,6 +66,10 @@ describe('the operation-log checker catches every kind of anomaly', () => {
     const a = op('create', 0, 1, 'ok');
     const b = op('create', 2, 3, 'ok');
     expect(check([a, b], b.tag)).to.include('two successful creates of one id');
+    const d = op('delete', 1.5, 1.8, 'ok');
+    expect(check([a, d, b], b.tag), 'a delete between them').to.deep.equal([]);
+    const late = op('delete', 5, 6, 'indeterminate');
+    expect(check([a, late, b], b.tag), 'a delete after both').to.include('two successful creates of one id');
   });
 
   it('torn record and stale read', () => {
@@ -86,5 +91,55 @@ describe('the operation-log checker catches every kind of anomaly', () => {
     const u = op('update', 2, 3, 'indeterminate');
     expect(check([c, u], c.tag)).to.deep.equal([]);
     expect(check([c, u], u.tag)).to.deep.equal([]);
+  });
+
+  it('possibleVersions, indexed, answers as the definition does, write by write (property)', () => {
+    // The definition, written out: every write considered for every question.
+    const byDefinition = (effective: Op[], t0: number, t1: number, exclude?: Op): Set<string> => {
+      const completedBefore = effective.filter((w) => w !== exclude && w.outcome === 'ok' && w.end < t0);
+      const latestStart = Math.max(...completedBefore.map((w) => w.start));
+      const versions = new Set<string>(completedBefore.length === 0 ? [ABSENT] : []);
+      for (const w of effective) {
+        if (w === exclude) continue;
+        const done = w.outcome === 'ok' && w.end < t0;
+        if (done ? w.end >= latestStart : w.start < t1) versions.add(w.kind === 'delete' ? ABSENT : w.tag);
+      }
+      return versions;
+    };
+    const write = fc.record({
+      kind: fc.constantFrom<OpKind>('create', 'update', 'delete'),
+      start: fc.integer({ min: 0, max: 40 }),
+      length: fc.integer({ min: 0, max: 12 }),
+      outcome: fc.constantFrom<Outcome>('ok', 'ok', 'indeterminate'),
+    });
+    const question = fc.record({
+      t0: fc.integer({ min: -2, max: 60 }),
+      length: fc.integer({ min: 0, max: 10 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(write, { maxLength: 14 }),
+        fc.array(question, { maxLength: 8 }),
+        (writes, questions) => {
+          const effective = writes.map((w) => op(w.kind, w.start, w.start + w.length, w.outcome));
+          const possible = possibleVersions(effective, ABSENT);
+          const sorted = (set: Set<string>) => [...set].sort();
+          for (const q of questions) {
+            const [t0, t1] = [q.t0, q.t0 + q.length];
+            expect(sorted(possible(t0, t1))).to.deep.equal(sorted(byDefinition(effective, t0, t1)));
+          }
+          for (const judged of effective) {
+            expect(sorted(possible(judged.start, judged.end, judged))).to.deep.equal(
+              sorted(byDefinition(effective, judged.start, judged.end, judged)),
+            );
+          }
+          const final = possible(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+          expect(sorted(final)).to.deep.equal(
+            sorted(byDefinition(effective, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY)),
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -128,7 +128,7 @@ describe(`hostile input: ${ALL_CASES.length} malformed and malicious requests`, 
       `GET /UserService/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`,
     );
     expect([broken.status, tooLarge.status]).to.deep.equal([400, 431]);
-    await new Promise((r) => setTimeout(r, 300)); // lines are written once per event-loop turn
+    await new Promise((r) => setTimeout(r, 300)); // lines are written in batches (logFlushIntervalMs)
     const lines = child!
       .output()
       .split('\n')

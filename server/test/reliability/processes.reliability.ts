@@ -70,13 +70,23 @@ const logLines = (server: ChildServer): LogLine[] =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as LogLine);
 
-/** The pid of the process that answered each request id, from the access log lines. */
-function answeredBy(server: ChildServer, reqIds: string[]): Map<string, number> {
+/**
+ * The pid of the process that answered each request id, from the access log lines. Lines are written in
+ * batches (`DEFAULTS.logFlushIntervalMs`), so a request's line may follow its answer: this waits for all.
+ */
+async function answeredBy(server: ChildServer, reqIds: string[]): Promise<Map<string, number>> {
   const wanted = new Set(reqIds);
   const byId = new Map<string, number>();
-  for (const line of logLines(server)) {
-    if (line.msg === 'request' && line.reqId && wanted.has(line.reqId)) byId.set(line.reqId, line.pid);
-  }
+  await waitUntil(
+    'an access log line for every request',
+    () => {
+      for (const line of logLines(server)) {
+        if (line.msg === 'request' && line.reqId && wanted.has(line.reqId)) byId.set(line.reqId, line.pid);
+      }
+      return byId.size === wanted.size;
+    },
+    5_000,
+  );
   return byId;
 }
 
@@ -150,7 +160,7 @@ describe('PROCESSES=2: several server processes on one port', function () {
     const primary = cluster.pid;
     const workers = workerPids(primary);
     const ids = await putUsers(cluster, 'spread', 7000, 30);
-    const answering = new Set(answeredBy(cluster, ids).values());
+    const answering = new Set((await answeredBy(cluster, ids)).values());
 
     const redisProcesses = redisChildren(primary);
     const redisOfWorkers = workers.flatMap((pid) => redisChildren(pid));
@@ -194,7 +204,7 @@ describe('PROCESSES=2: several server processes on one port', function () {
     const stored = await client.hmget(USER_KEYS.users, ...ids.map((_, i) => String(7100 + i)));
     expect(workers).to.have.length(2);
     expect(redisChildren(server.pid)).to.have.length(0);
-    expect(new Set(answeredBy(server, ids).values()).size).to.equal(2);
+    expect(new Set((await answeredBy(server, ids)).values()).size).to.equal(2);
     expect(stored.every((value) => value !== null)).to.equal(true);
   });
 
@@ -221,7 +231,7 @@ describe('PROCESSES=2: several server processes on one port', function () {
     const refusedDuringDrain = await connectRefused(cluster.port);
     const answers = await Promise.all(inFlight);
     const { code, signal } = await cluster.exited;
-    const drainedBy = new Set(answeredBy(cluster, reqIds).values());
+    const drainedBy = new Set((await answeredBy(cluster, reqIds)).values());
     const errorsLogged = logLines(cluster).filter((line) => line.level >= 50).length;
     const redisGone = !(redisPid !== undefined && isAlive(redisPid) && isRedis(redisPid));
     const workersGone = workers.every((pid) => !isAlive(pid));
@@ -274,7 +284,7 @@ describe('PROCESSES=2: several server processes on one port', function () {
       logLines(cluster).some((line) => line.pid === replacement && line.msg === 'user service listening'),
     );
     const ids = await putUsers(cluster, 'replaced', 7400, 20);
-    const answering = new Set(answeredBy(cluster, ids).values());
+    const answering = new Set((await answeredBy(cluster, ids)).values());
     const reported = exitLogged();
     printFigures('workers: a worker killed', {
       'killed / replacement': `${victim} / ${replacement}`,

@@ -76,7 +76,8 @@ export class TcpProxy {
 
 class Pair {
   private readonly held: Array<{ to: net.Socket; chunk: Buffer }> = [];
-  private readonly lastDue = new Map<net.Socket, number>();
+  /** Per direction, the delayed chunks in arrival order, each with the time it is due. */
+  private readonly delayed = new Map<net.Socket, Array<{ due: number; chunk: Buffer }>>();
   private closed = false;
   private readonly closeHandlers: Array<() => void> = [];
 
@@ -120,17 +121,38 @@ class Pair {
       return;
     }
     const delay = this.delay();
-    if (delay <= 0 && !this.lastDue.has(to)) {
+    const queue = this.delayed.get(to);
+    if (delay <= 0 && !queue) {
       to.write(chunk);
       return;
     }
-    // Chunks keep their order: none is due before the one sent ahead of it.
-    const now = performance.now();
-    const due = Math.max(now + delay, this.lastDue.get(to) ?? 0);
-    this.lastDue.set(to, due);
-    setTimeout(() => {
-      if (this.lastDue.get(to) === due) this.lastDue.delete(to);
-      if (!this.closed) to.write(chunk);
-    }, due - now);
+    // One queue per direction, written from its head only: chunks keep their order whatever the delay
+    // did meanwhile. (A timer per chunk did not: timers of different lengths, set in one long
+    // event-loop turn when the delay dropped, could fire out of order and corrupt the stream.)
+    const due = performance.now() + delay;
+    if (queue) {
+      queue.push({ due, chunk });
+      return;
+    }
+    this.delayed.set(to, [{ due, chunk }]);
+    this.drainLater(to, delay);
+  }
+
+  private drainLater(to: net.Socket, ms: number): void {
+    setTimeout(
+      () => {
+        const queue = this.delayed.get(to) ?? [];
+        const now = performance.now();
+        let head = queue[0];
+        while (head && head.due <= now) {
+          queue.shift();
+          if (!this.closed) to.write(head.chunk);
+          head = queue[0];
+        }
+        if (head) this.drainLater(to, head.due - now);
+        else this.delayed.delete(to);
+      },
+      Math.max(0, ms),
+    );
   }
 }
