@@ -46,10 +46,14 @@ const killRunning = () => {
 process.once('exit', killRunning);
 // A SIGTERM ends a process without running its 'exit' handlers. Where nothing else handles it (the
 // runner, which holds the shared instance; Playwright's workers ignore the signal and end with the
-// runner), the groups are killed first, then the process ends as the signal would have ended it.
+// runner), the groups are killed first, then the process ends as the signal would have ended it. The
+// listener stays until the groups are killed: a run ended by SIGTERM to its process group gets a second
+// one from the CLI, which passes the signal on, and with no listener left that one ended the runner
+// before its instance was killed (`once` removes the listener before calling it).
 if (process.listenerCount('SIGTERM') === 0)
-  process.once('SIGTERM', () => {
+  process.on('SIGTERM', function endOnSigterm() {
     killRunning();
+    process.off('SIGTERM', endOnSigterm);
     process.kill(process.pid, 'SIGTERM');
   });
 
