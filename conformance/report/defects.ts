@@ -45,12 +45,15 @@ export function failing(rule: Pick<FailingRule, 'level' | 'status'>): boolean {
   );
 }
 
-/** The first line of a reason, without what changes from run to run (ids, numbers, timings). */
+/**
+ * The first line of a reason, without what changes from run to run (ids, numbers, timings). Digits
+ * after a letter are kept: they belong to a word (a random name such as `conf-name-w1fxolby`).
+ */
 const normalised = (reason: string | undefined): string =>
   (reason ?? 'failed')
     .split('\n')[0]
     ?.replace(/^Error: /, '')
-    .replace(/\d+/g, 'N')
+    .replace(/(?<![A-Za-z])\d+/g, 'N')
     .slice(0, 120) ?? 'failed';
 
 /** The signatures a failing rule is grouped by: the model's, else one of its own. */

@@ -8,7 +8,7 @@
  * (`isolated`).
  */
 import { expect } from '@playwright/test';
-import { apply, judge, type Operation, type State, sharedState } from '../model/index.ts';
+import { apply, judge, type Operation, type State, sameUser, sharedState } from '../model/index.ts';
 import { ExchangeFailure } from './failures.ts';
 import {
   type Api,
@@ -24,7 +24,7 @@ import {
   userOf,
   xmlOf,
 } from './http.ts';
-import { ensureUser, modelOf, observed, type Step } from './judged.ts';
+import { ensureUser, modelOf, observed, type Step, step } from './judged.ts';
 import { type RuleContext, SetupError } from './rule.ts';
 import { resolvedTarget } from './target.ts';
 import { childText, elements, type XmlDocument, type XmlElement } from './xml.ts';
@@ -95,6 +95,21 @@ export async function givenUser(
     );
   }
   return user;
+}
+
+/**
+ * A user of the rule's own (givenUser), then updated by a POST sent alone and judged through the model.
+ * For the rules about what an update does in one case (a text, an id's writing, a race): when updates
+ * do nothing at all, such a rule fails by the model's finding (`POST (existing id) | state-change |
+ * unchanged`), the defect the other rules name, and not under a name of its own. Returns the user as
+ * the read-back showed it: updated, else as it was.
+ */
+export async function givenUpdatedUser(ctx: RuleContext, api: Api = ctx.api): Promise<NewUser> {
+  const user = await givenUser(ctx, api);
+  const update = { ...user, name: `${user.name}-upd`, profession: `${user.profession}-upd` };
+  const done = await step(api, { kind: 'post', user: update });
+  const id = String(user.id);
+  return sameUser({ ...update, id }, done.readBack?.[id]) ? update : user;
 }
 
 /** An id nobody has, with the cleanup in case the implementation creates it anyway. */

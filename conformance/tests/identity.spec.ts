@@ -8,7 +8,7 @@ import {
   expectAbsent,
   expectSameUser,
   expectStored,
-  givenUser,
+  givenUpdatedUser,
   listed,
   type NewUser,
   ownId,
@@ -24,7 +24,8 @@ const outcomeOf = (reply: Reply): string => {
 
 test(
   ...rule('USR-ID-01', async (ctx) => {
-    const user = await givenUser(ctx);
+    // Updated alone first: updates that never take effect are that defect, not one of the id's writing.
+    const user = await givenUpdatedUser(ctx);
     let current: NewUser = user;
     const writings = [`00${user.id}`, `+${user.id}`];
     for (const [i, written] of writings.entries()) {
@@ -49,7 +50,7 @@ test(
       await expectStored(
         ctx.api,
         current,
-        `POST with id ${written} answered ${outcomeOf(post)}: user ${user.id} is ${current === update ? 'updated' : 'unchanged'}`,
+        `POST with id ${written} answered ${outcomeOf(post)}, so user ${user.id} must be ${current === update ? 'updated' : 'unchanged'}`,
       );
       const found = await listed(ctx.api, user.id);
       expectOn(found.reply, found.users.length + found.broken, `user elements whose id is ${user.id}`).toBe(

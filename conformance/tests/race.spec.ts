@@ -26,6 +26,7 @@ import {
   expectAbsent,
   expectSameUser,
   expectStored,
+  givenUpdatedUser,
   givenUser,
   newUser,
   ownId,
@@ -65,7 +66,8 @@ test(
 
 test(
   ...rule('USR-RACE-02', async (ctx) => {
-    const user = await givenUser(ctx);
+    // Updated alone first: updates that never take effect are that defect, not a race's.
+    const user = await givenUpdatedUser(ctx);
     const contenders = Array.from({ length: CONTENDERS }, (_, i) => ({
       id: user.id,
       name: `${user.name}-n${i}`,
@@ -78,7 +80,7 @@ test(
     );
     const stored = await ctx.api.readUser(user.id);
     const winner = contenders.find((c) => c.name === stored?.name);
-    expect(winner, `the stored name is one of the POSTs': ${JSON.stringify(stored)}`).toBeDefined();
+    expect(winner, `the stored user is none of the POSTs': ${JSON.stringify(stored)}`).toBeDefined();
     await expectStored(ctx.api, winner as (typeof contenders)[number], 'the stored user is one POST whole');
   }),
 );
@@ -107,7 +109,8 @@ test(
 
 test(
   ...rule('USR-RACE-04', async (ctx) => {
-    await givenUser(ctx);
+    // Updated alone first: updates that never take effect are that defect, not a race's.
+    await givenUpdatedUser(ctx);
     for (let round = 0; round < ROUNDS; round++) {
       const user = newUser('race-post');
       const update = { ...user, name: `${user.name}-post`, profession: `${user.profession}-post` };
@@ -119,7 +122,7 @@ test(
       expectSameUser(
         await ctx.api.readUser(user.id),
         posted === 'success' ? update : user,
-        `POST answered ${posted}: the stored user is ${posted === 'success' ? "the POST's" : "the PUT's"}`,
+        `POST answered ${posted}, so the stored user must be ${posted === 'success' ? "the POST's" : "the PUT's"}`,
       );
     }
   }),

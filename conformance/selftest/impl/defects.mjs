@@ -279,4 +279,14 @@ export const OUTSIDERS = {
       'HEAD list | body-shape | a body after the headers',
     ],
   },
+  'python-stale-updates': {
+    file: 'python/stale-updates.py',
+    wrong:
+      'POST of an existing id answers success and stores nothing; DELETE removes the user listed after the one it names; DELETE of a domain answers {}',
+    defects: [
+      'POST (existing id) | state-change | unchanged',
+      'write | other-record-touched | another user',
+      'domain delete | body-shape | without id, hostname, created_at, updated_at',
+    ],
+  },
 };

@@ -1,0 +1,50 @@
+/**
+ * The report's defects (report/defects.ts): failing rules grouped by signature, pure data in and out.
+ */
+import { expect } from 'chai';
+import { defectsOf, type FailingRule } from '../report/defects.ts';
+
+const failed = (id: string, fields: Partial<FailingRule>): FailingRule => ({
+  id,
+  level: 'MUST',
+  status: 'failed',
+  ...fields,
+});
+
+describe('defects: failing rules grouped by signature', () => {
+  it('rules meeting one signature of the model make one defect, listing each rule once, whatever their reasons', () => {
+    const unchanged = { operation: 'POST (existing id)', aspect: 'state-change', seen: 'unchanged' } as const;
+    const { defects, byRule } = defectsOf([
+      failed('USR-POST-01', { reason: 'user 17 kept its old name', signatures: [unchanged] }),
+      failed('USR-RACE-02', { reason: 'the stored user is none of the POSTs', signatures: [unchanged] }),
+      failed('USR-ID-01', { reason: 'POST with id 0042', signatures: [unchanged, unchanged] }),
+    ]);
+    expect(defects.map((d) => [d.id, d.title, d.rules])).to.deep.equal([
+      ['D1', 'POST (existing id): unchanged', ['USR-POST-01', 'USR-RACE-02', 'USR-ID-01']],
+    ]);
+    // The first rule named it; the later ones fail because of it.
+    expect([...byRule.entries()]).to.deep.equal([
+      ['USR-RACE-02', 'D1'],
+      ['USR-ID-01', 'D1'],
+    ]);
+  });
+
+  it("a rule without the model's signature is a defect of its own, titled by its reason with the run's numbers as N", () => {
+    const { defects } = defectsOf([
+      failed('USR-X-01', { reason: 'Error: user 1440249011 took 5365ms, name conf-name-w1fxolby\nat …' }),
+      failed('USR-X-01', { reason: 'Error: user 17 took 3ms, name conf-name-w1fxolby' }),
+    ]);
+    // Digits after a letter belong to a word (a random name), and stay.
+    expect(defects.map((d) => d.title)).to.deep.equal([
+      'USR-X-01 fails: user N took Nms, name conf-name-w1fxolby',
+    ]);
+  });
+
+  it('a passing rule, and an INFO rule that failed, make no defect', () => {
+    const { defects } = defectsOf([
+      { id: 'USR-A-01', level: 'MUST', status: 'passed' },
+      failed('USR-B-01', { level: 'INFO', reason: 'observed' }),
+    ]);
+    expect(defects).to.deep.equal([]);
+  });
+});
