@@ -370,6 +370,14 @@ class Handler(BaseHTTPRequestHandler):
     def do_PATCH(self): self.handle_any('PATCH')
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    # socketserver's default backlog is 5: fifty new connections at once (USR-SIZE-01's batches) overflow
+    # it, and a connection whose SYN is dropped several times waits past the suite's 15 s.
+    request_queue_size = 256
+
+
 def main():
     global STORE, DEFECTS
     ap = argparse.ArgumentParser()
@@ -387,8 +395,7 @@ def main():
     for app in STORE.apps.values():
         for rid in [k for k, r in app.get('workers', {}).items() if r.get('_deleting')]:
             del app['workers'][rid]
-    srv = ThreadingHTTPServer((a.host, a.port), Handler)
-    srv.daemon_threads = True
+    srv = Server((a.host, a.port), Handler)
 
     def stop(*_):
         raise SystemExit(0)
