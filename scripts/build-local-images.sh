@@ -11,7 +11,7 @@ here="$root/scripts/local-images"
 REDIS_IMAGE=${REDIS_IMAGE:-redis:7-alpine}
 NODE_IMAGE=${NODE_IMAGE:-node:24-bookworm-slim}
 BASE_IMAGE=${BASE_IMAGE:-usersvc-local/bookworm-minbase:latest}
-DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+DEBIAN_MIRROR=$("$root/scripts/debian-mirror.sh")
 NODE_MAJOR=${NODE_MAJOR:-24}
 force=0
 [ "${1:-}" = --force ] && force=1

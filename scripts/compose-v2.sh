@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 config="$root/.tools/docker"
 plugin="$config/cli-plugins/docker-compose"
-DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+DEBIAN_MIRROR=$("$root/scripts/debian-mirror.sh")
 
 if docker compose version >/dev/null 2>&1; then exit 0; fi
 if [ -x "$plugin" ] && DOCKER_CONFIG="$config" docker compose version >/dev/null 2>&1; then
