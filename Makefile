@@ -13,7 +13,7 @@ export npm_config_update_notifier := false
 
 COUNTS := reports/counts
 
-.PHONY: install build run dev test test-server test-containers typecheck lint conformance conformance-selftest conformance-pack implementations implementations-check coverage errors-doc configuration-doc docs test-reliability test-topologies bench bench-processes bench-metrics bench-floor bench-scale clean
+.PHONY: install build run dev test test-all test-server test-containers typecheck lint conformance conformance-selftest conformance-pack implementations implementations-check coverage errors-doc configuration-doc docs test-reliability test-topologies bench bench-processes bench-metrics bench-floor bench-scale clean
 
 node_modules/.install-stamp: package.json package-lock.json conformance/package.json
 	@# The lock lists every platform's optional biome binary (as npm 11.19 writes it): npm install leaves it unchanged, npm ci accepts it.
@@ -54,17 +54,42 @@ define counted_check
 	else echo '{"passed":0,"failed":1}' > $(COUNTS)/$(1).json; status=1; fi
 endef
 
-## Every test: type check, lint, the server's tests, the conformance self-test and the conformance suite.
+## What a contributor runs before a push (the README's test command, about 10 min): type check, lint, the server's
+## tests, the conformance self-test's quick tier (one case of each kind: every kind of defect still shown caught and
+## named), the conformance suite against this server, and docs/implementations.md current.
 test: install
 	rm -rf $(COUNTS) && mkdir -p $(COUNTS)
 	status=0; \
 	$(call counted_check,typecheck); \
 	$(call counted_check,lint); \
 	$(MAKE) --no-print-directory test-server || status=1; \
-	$(MAKE) --no-print-directory conformance-selftest || status=1; \
+	$(MAKE) --no-print-directory conformance-selftest SELFTEST_TIER=quick || status=1; \
 	$(MAKE) --no-print-directory conformance || status=1; \
 	$(MAKE) --no-print-directory implementations-check || status=1; \
-	node scripts/tally.mjs typecheck lint server conformance-selftest conformance || status=1; \
+	node scripts/tally.mjs --only typecheck lint server conformance-selftest conformance || status=1; \
+	exit $$status
+
+## Everything (what .ci/run calls, about 35 min): make test, then the rest of the self-test (every other case), the
+## reliability tests, the topologies and, where a container runtime answers, the container paths (else counted as
+## skipped, with the reason). Installs nothing outside the checkout: `make ci-deps` (root) does, .ci/run calls it.
+TEST_ALL_RUNNERS := typecheck lint server conformance-selftest conformance conformance-selftest-rest reliability \
+  topology-sentinel conformance-sentinel topology-cluster conformance-cluster
+test-all: install
+	status=0; \
+	$(MAKE) --no-print-directory test || status=1; \
+	$(MAKE) --no-print-directory conformance-selftest SELFTEST_TIER=rest || status=1; \
+	$(MAKE) --no-print-directory test-reliability || status=1; \
+	$(MAKE) --no-print-directory test-topologies || status=1; \
+	runners="$(TEST_ALL_RUNNERS)"; \
+	if docker info >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory test-containers || status=1; \
+	  runners="$$runners containers-server containers-conformance containers-leftovers"; \
+	else \
+	  echo "== containers: skipped: no container runtime answers (docker info); .ci/run starts one where it can"; \
+	  echo '{"passed":0,"failed":0,"skipped":1}' > $(COUNTS)/containers-skipped.json; \
+	fi; \
+	echo "== totals"; \
+	node scripts/tally.mjs $$runners || status=1; \
 	exit $$status
 
 ## The container paths, where a container runtime answers (docs/containers.md): the server's tests and the
@@ -92,11 +117,15 @@ conformance: build
 ## restarts and stops; the coverage of docs/SPEC.md (regenerate it with `make coverage`); the GitHub Action's
 ## scripts, the JUnit schema, the report page in headless Chromium (its screenshot in reports/conformance-selftest/)
 ## and runConformance from node:test and vitest, on the packed suite.
+## SELFTEST_TIER: full (default) every case; quick (make test) one case of each kind; rest (make test-all) the
+## others (selftest/.mocharc.cjs reads only the files that hold them). Cases run the suite ahead of their turn, SELFTEST_JOBS (3) at a time.
+SELFTEST_TIER ?= full
 conformance-selftest: install
-	cd conformance && MOCHA_SUITE_NAME=conformance-selftest COUNTS_DIR=$(CURDIR)/$(COUNTS) \
+	cd conformance && SELFTEST_TIER=$(SELFTEST_TIER) COUNTS_DIR=$(CURDIR)/$(COUNTS) \
+	  MOCHA_SUITE_NAME=conformance-selftest$(if $(filter rest,$(SELFTEST_TIER)),-rest) \
 	  CONFORMANCE_SELFTEST_OUT=$(CURDIR)/reports/conformance-selftest \
 	  CONFORMANCE_SPEC_FILE=$(CURDIR)/docs/SPEC.md CONFORMANCE_COVERAGE_FILE=$(CURDIR)/docs/coverage.md \
-	  mocha --config selftest/.mocharc.json --reporter $(CURDIR)/scripts/mocha-reporter.cjs
+	  mocha --config selftest/.mocharc.cjs --reporter $(CURDIR)/scripts/mocha-reporter.cjs
 
 ## docs/implementations.md: the implementations of this repository side by side (conformance compare), from
 ## real runs: the reference server (reports/conformance/, from make conformance) and the self-test's

@@ -17,12 +17,15 @@ import { expect } from 'chai';
 import type { RuleOutcome, Summary } from '../reporter.ts';
 import { RULES } from '../rules.ts';
 import { groupMembers } from '../support/process.ts';
+import { caseOf } from './ahead.ts';
 import { suiteEnv } from './suite-env.ts';
 import { validateSummary } from './summary-schema.ts';
+import { inTier } from './tier.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.resolve(here, '..');
 const CLI = path.join(pkg, 'cli.mjs');
+const IMPL = path.join(here, 'impl/server.mjs');
 const hostile = (name: string) => `exec node ${path.join(here, 'impl/hostile', `${name}.mjs`)} --port {port}`;
 
 interface Run {
@@ -114,18 +117,21 @@ interface HostileCase {
   status: 'failed' | 'could not finish';
   /** Whether it is a run error too (the implementation as a whole stopped). */
   runError: boolean;
+  /** In the quick tier too: one answer that is no HTTP, one implementation that dies. */
+  quick?: boolean;
 }
 
 const CASES: HostileCase[] = [
   { name: 'never-answers', names: /no answer within 15 s/, status: 'could not finish', runError: true },
   { name: 'endless-body', names: /body did not end/, status: 'could not finish', runError: true },
-  { name: 'not-http', names: /not HTTP/, status: 'failed', runError: false },
+  { name: 'not-http', names: /not HTTP/, status: 'failed', runError: false, quick: true },
   { name: 'closes-mid-answer', names: /connection closed mid-answer/, status: 'failed', runError: false },
   {
     name: 'exits-mid-run',
     names: /the implementation exited \(code 3\) during the run/,
     status: 'could not finish',
     runError: true,
+    quick: true,
   },
 ];
 /**
@@ -140,100 +146,114 @@ describe('hostile implementations: a clear report in bounded time, no process le
     if (seen.length) console.log(`\n  Hostile:\n${seen.map((l) => `    ${l}`).join('\n')}`);
   });
 
-  for (const c of CASES) {
-    it(`${c.name}: named (${c.names.source}), within ${BUDGET_MS / 1000} s, no process left`, async () => {
-      const run = await runSuite({ CONFORMANCE_START_COMMAND: hostile(c.name) }, BUDGET_MS);
-      const met = run.summary.rules.filter((r) => c.names.test(r.reason ?? ''));
-      expect(met.length, `rules naming it\n${reasons(run.summary.rules)}\n${run.output}`).to.be.greaterThan(
-        0,
-      );
-      for (const r of met) expect(r.status, `${r.id}: ${r.reason}`).to.equal(c.status);
-      if (c.runError) expect(run.summary.errors.join('\n'), run.output).to.match(c.names);
-      // Time, or the exit, is never a failure: the rules that could not check are not failed.
-      if (c.status === 'could not finish')
-        expect(
-          run.summary.rules.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.reason}`),
-        ).to.deep.equal([]);
-      expect(run.summary.verdict).to.equal('does not conform');
-      expect(run.code, 'the exit code').to.not.equal(0);
-      expect(run.pids.length, 'the implementation recorded its pid').to.be.greaterThan(0);
-      expect(run.outlived, 'implementation processes still running after the run').to.deep.equal([]);
-      expect(run.leftInGroup, "the suite's own processes still running").to.deep.equal([]);
-      const first = met[0] as RuleOutcome;
-      seen.push(
-        `${c.name}: ${run.seconds.toFixed(1)} s, ${run.pids.length} instance(s) started and gone; ` +
-          `${JSON.stringify(run.summary.counts)}; errors: ${JSON.stringify(run.summary.errors)}; ` +
-          `e.g. ${first.id} ${first.status}: ${first.reason?.split('\n')[0]}`,
-      );
-    });
+  for (const c of CASES.filter((c) => inTier(c.quick === true))) {
+    caseOf(
+      `${c.name}: named (${c.names.source}), within ${BUDGET_MS / 1000} s, no process left`,
+      () => runSuite({ CONFORMANCE_START_COMMAND: hostile(c.name) }, BUDGET_MS),
+      (run) => {
+        const met = run.summary.rules.filter((r) => c.names.test(r.reason ?? ''));
+        expect(met.length, `rules naming it\n${reasons(run.summary.rules)}\n${run.output}`).to.be.greaterThan(
+          0,
+        );
+        for (const r of met) expect(r.status, `${r.id}: ${r.reason}`).to.equal(c.status);
+        if (c.runError) expect(run.summary.errors.join('\n'), run.output).to.match(c.names);
+        // Time, or the exit, is never a failure: the rules that could not check are not failed.
+        if (c.status === 'could not finish')
+          expect(
+            run.summary.rules.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.reason}`),
+          ).to.deep.equal([]);
+        expect(run.summary.verdict).to.equal('does not conform');
+        expect(run.code, 'the exit code').to.not.equal(0);
+        expect(run.pids.length, 'the implementation recorded its pid').to.be.greaterThan(0);
+        expect(run.outlived, 'implementation processes still running after the run').to.deep.equal([]);
+        expect(run.leftInGroup, "the suite's own processes still running").to.deep.equal([]);
+        const first = met[0] as RuleOutcome;
+        seen.push(
+          `${c.name}: ${run.seconds.toFixed(1)} s, ${run.pids.length} instance(s) started and gone; ` +
+            `${JSON.stringify(run.summary.counts)}; errors: ${JSON.stringify(run.summary.errors)}; ` +
+            `e.g. ${first.id} ${first.status}: ${first.reason?.split('\n')[0]}`,
+        );
+      },
+    );
   }
 
-  it('a run ended by SIGTERM to its whole process group leaves no instance behind', async () => {
-    const pidFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-sigterm-')), 'pids');
-    // The shell's pid is the implementation's once it execs: every instance started records its own.
-    const start = `echo $$ >> ${pidFile}; exec node ${path.join(here, 'impl/server.mjs')} --port {port} --data {data}`;
-    const child = spawn(process.execPath, [CLI], {
-      cwd: pkg,
-      detached: true,
-      env: suiteEnv(path.dirname(pidFile), { CONFORMANCE_START_COMMAND: start }),
-      stdio: 'ignore',
+  if (inTier(true))
+    it('a run ended by SIGTERM to its whole process group leaves no instance behind', async () => {
+      const pidFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-sigterm-')), 'pids');
+      // The shell's pid is the implementation's once it execs: every instance started records its own.
+      const start = `echo $$ >> ${pidFile}; exec node ${path.join(here, 'impl/server.mjs')} --port {port} --data {data}`;
+      const child = spawn(process.execPath, [CLI], {
+        cwd: pkg,
+        detached: true,
+        env: suiteEnv(path.dirname(pidFile), { CONFORMANCE_START_COMMAND: start }),
+        stdio: 'ignore',
+      });
+      const pids = () =>
+        fs.existsSync(pidFile)
+          ? fs.readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number)
+          : [];
+      // Rules under way: the shared instance and, past the first rules, a fresh one or more.
+      for (let i = 0; i < 600 && pids().length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(pids().length, 'instances started').to.be.greaterThan(1);
+      process.kill(-(child.pid as number), 'SIGTERM');
+      await once(child, 'exit');
+      let left = pids().filter(running);
+      // Playwright's workers end with the runner and kill their instances as they exit, some 100-200 ms
+      // later; on a loaded machine they get up to 10 s. (An instance that outlived the run in CI was not
+      // slow: the runner had died of the CLI's second SIGTERM before killing it, see support/target.ts.)
+      for (let i = 0; i < 100 && left.length; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        left = pids().filter(running);
+      }
+      for (const pid of left) process.kill(pid, 'SIGKILL');
+      expect(left, 'instances still running after the run was ended').to.deep.equal([]);
     });
-    const pids = () =>
-      fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number) : [];
-    // Rules under way: the shared instance and, past the first rules, a fresh one or more.
-    for (let i = 0; i < 600 && pids().length < 2; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(pids().length, 'instances started').to.be.greaterThan(1);
-    process.kill(-(child.pid as number), 'SIGTERM');
-    await once(child, 'exit');
-    let left = pids().filter(running);
-    // Playwright's workers end with the runner and kill their instances as they exit, some 100-200 ms
-    // later; on a loaded machine they get up to 10 s. (An instance that outlived the run in CI was not
-    // slow: the runner had died of the CLI's second SIGTERM before killing it, see support/target.ts.)
-    for (let i = 0; i < 100 && left.length; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      left = pids().filter(running);
-    }
-    for (const pid of left) process.kill(pid, 'SIGKILL');
-    expect(left, 'instances still running after the run was ended').to.deep.equal([]);
-  });
 
-  it('a rule that Playwright times out could not finish, and says how far it got', async () => {
-    const IMPL = path.join(here, 'impl/server.mjs');
-    // The worker is never removed, and the rule would wait 30 s for it: 5 s are all it gets.
-    const run = await runSuite(
-      {
-        CONFORMANCE_START_COMMAND: `exec node ${IMPL} --port {port} --defect worker-never-removed`,
-        CONFORMANCE_ASYNC_TIMEOUT_MS: '30000',
+  if (inTier(false))
+    caseOf(
+      'a rule that Playwright times out could not finish, and says how far it got',
+      // The worker is never removed, and the rule would wait 30 s for it: 5 s are all it gets.
+      () =>
+        runSuite(
+          {
+            CONFORMANCE_START_COMMAND: `exec node ${IMPL} --port {port} --defect worker-never-removed`,
+            CONFORMANCE_ASYNC_TIMEOUT_MS: '30000',
+          },
+          BUDGET_MS,
+          ['--grep', 'APP-WRK-04', '--timeout', '5000'],
+        ),
+      (run) => {
+        const rule = run.summary.rules.find((r) => r.id === 'APP-WRK-04');
+        expect(rule?.status, run.output).to.equal('could not finish');
+        expect(rule?.reason, rule?.reason).to.match(
+          // How far it got: the count, then the last answer or the request still waiting (which one depends on
+          // the machine's load: the create may still be under way when the 5 s end, or, on a machine busy
+          // enough that its instance took the 5 s to start, no request sent yet).
+          /^could not finish within the rule's 5 s \(--timeout MS gives more\): (\d+ requests? answered(, the last: [A-Z]+ \S+ → \d{3}|; waiting for the answer to [A-Z]+ \S+ since \S+)?|no request sent yet)$/,
+        );
+        expect(run.summary.counts.notFinished).to.equal(1);
+        expect(run.summary.counts.failed).to.equal(0);
+        seen.push(`Playwright timeout: APP-WRK-04 ${rule?.status}: ${rule?.reason}`);
       },
-      BUDGET_MS,
-      ['--grep', 'APP-WRK-04', '--timeout', '5000'],
     );
-    const rule = run.summary.rules.find((r) => r.id === 'APP-WRK-04');
-    expect(rule?.status, run.output).to.equal('could not finish');
-    expect(rule?.reason, rule?.reason).to.match(
-      // How far it got: the count, then the last answer or the request still waiting (which one depends on
-      // the machine's load: the create may still be under way when the 5 s end, or, on a machine busy
-      // enough that its instance took the 5 s to start, no request sent yet).
-      /^could not finish within the rule's 5 s \(--timeout MS gives more\): (\d+ requests? answered(, the last: [A-Z]+ \S+ → \d{3}|; waiting for the answer to [A-Z]+ \S+ since \S+)?|no request sent yet)$/,
-    );
-    expect(run.summary.counts.notFinished).to.equal(1);
-    expect(run.summary.counts.failed).to.equal(0);
-    seen.push(`Playwright timeout: APP-WRK-04 ${rule?.status}: ${rule?.reason}`);
-  });
 
-  it('a correct implementation that takes 20 ms per write conforms', async () => {
-    const IMPL = path.join(here, 'impl/server.mjs');
-    const run = await runSuite(
-      { CONFORMANCE_START_COMMAND: `exec node ${IMPL} --port {port} --data {data} --write-delay 20` },
-      600_000,
+  if (inTier(false))
+    caseOf(
+      'a correct implementation that takes 20 ms per write conforms',
+      () =>
+        runSuite(
+          { CONFORMANCE_START_COMMAND: `exec node ${IMPL} --port {port} --data {data} --write-delay 20` },
+          600_000,
+        ),
+      (run) => {
+        const notPassed = run.summary.rules.filter((r) => r.status !== 'passed');
+        expect(reasons(notPassed), run.output).to.equal('');
+        expect(run.summary.verdict).to.equal('conforms');
+        expect(run.code).to.equal(0);
+        expect(run.leftInGroup).to.deep.equal([]);
+        seen.push(
+          `20 ms per write: ${run.summary.verdict}, ${RULES.length} rules passed in ${run.seconds.toFixed(1)} s`,
+        );
+      },
     );
-    const notPassed = run.summary.rules.filter((r) => r.status !== 'passed');
-    expect(reasons(notPassed), run.output).to.equal('');
-    expect(run.summary.verdict).to.equal('conforms');
-    expect(run.code).to.equal(0);
-    expect(run.leftInGroup).to.deep.equal([]);
-    seen.push(
-      `20 ms per write: ${run.summary.verdict}, ${RULES.length} rules passed in ${run.seconds.toFixed(1)} s`,
-    );
-  }).timeout(660_000);
 });

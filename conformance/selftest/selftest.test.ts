@@ -24,9 +24,11 @@ import { RULES, ruleById, statusOf } from '../rules.ts';
 import { freePort, waitUntilAnswering } from '../support/target.ts';
 import { parseXml } from '../support/xml.ts';
 import { coverage } from '../tools/coverage.ts';
-import { COMPOUNDS, DEFECTS, type Defect, OUTSIDERS } from './impl/defects.mjs';
+import { caseOf } from './ahead.ts';
+import { COMPOUNDS, DEFECTS, type Defect, OUTSIDERS, QUICK } from './impl/defects.mjs';
 import { suiteEnv } from './suite-env.ts';
 import { validateSummary } from './summary-schema.ts';
+import { inTier } from './tier.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The package folder: the suite runs from here, as an implementer would run it. */
@@ -109,7 +111,7 @@ function declared(name: string): Defect {
 const isolated = declared(ISOLATED_DEFECT);
 const setupDefect = declared(SETUP_DEFECT);
 const CASES = Object.entries(DEFECTS)
-  .filter(([defect]) => defect !== ISOLATED_DEFECT && defect !== SETUP_DEFECT)
+  .filter(([defect]) => defect !== ISOLATED_DEFECT && defect !== SETUP_DEFECT && inTier(QUICK.has(defect)))
   .map(([defect, declared]) => ({ defect, ...declared }));
 
 /**
@@ -125,6 +127,8 @@ interface ProcessCase {
   fails: string[];
   /** Rules expected to carry a forced-stop warning, or [] for none. */
   forced: string[];
+  /** In the quick tier too: one stop of each kind (data lost behind a shell; a stop that needs SIGKILL). */
+  quick?: boolean;
 }
 
 const RESTART_RULES = RULES.filter((r) => r.needs === 'restart').map((r) => r.id);
@@ -140,6 +144,7 @@ const PROCESS_CASES: ProcessCase[] = [
   {
     // The case of issue 15: the suite used to wait for the shell only, and took the old process for the new.
     name: 'data lost on restart, behind a shell that ends at once while the implementation takes 0.5 s',
+    quick: true,
     start: wrapped('no-persistence', ' --shutdown-delay 500'),
     fails: RESTART_RULES,
     forced: [],
@@ -170,6 +175,7 @@ const PROCESS_CASES: ProcessCase[] = [
   },
   {
     name: 'correct, but ignores SIGTERM (stop bound 1.5 s)',
+    quick: true,
     start: command(undefined, ' --ignore-sigterm 1'),
     env: { CONFORMANCE_STOP_TIMEOUT_MS: '1500' },
     fails: [],
@@ -184,314 +190,363 @@ describe('conformance suite self-test', () => {
     if (caught.length) console.log(`\n  Caught:\n${caught.map((l) => `    ${l}`).join('\n')}`);
   });
 
-  it('the catalogue has unique ids and exactly one test per rule, in the spec file the rule names', async () => {
-    const ids = RULES.map((r) => r.id);
-    expect(new Set(ids).size, 'unique ids').to.equal(ids.length);
-    const child = spawn(process.execPath, [CLI, '--list'], {
-      cwd: pkg,
-      env: {
-        ...process.env,
-        CONFORMANCE_COUNTS_FILE: '',
-        CONFORMANCE_REPORT_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-list-')),
-      },
+  // The catalogue, the parser and the cases every tier needs once: in the quick tier.
+  if (inTier(true)) {
+    it('the catalogue has unique ids and exactly one test per rule, in the spec file the rule names', async () => {
+      const ids = RULES.map((r) => r.id);
+      expect(new Set(ids).size, 'unique ids').to.equal(ids.length);
+      const child = spawn(process.execPath, [CLI, '--list'], {
+        cwd: pkg,
+        env: {
+          ...process.env,
+          CONFORMANCE_COUNTS_FILE: '',
+          CONFORMANCE_REPORT_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-list-')),
+        },
+      });
+      let output = '';
+      child.stdout.on('data', (c) => (output += c));
+      await once(child, 'exit');
+      for (const { id, file } of RULES) {
+        const listed = output.split('\n').filter((line) => line.includes(` ${id} [`));
+        expect(listed.length, `tests for ${id}`).to.equal(1);
+        // Listed relative to the test folder: `collection.spec.ts:7:1 › USR-COL-01 [MUST] …`.
+        expect(listed[0]?.trim(), `the file of ${id}`).to.match(
+          new RegExp(`^${path.relative('tests', file)}:`),
+        );
+      }
     });
-    let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    await once(child, 'exit');
-    for (const { id, file } of RULES) {
-      const listed = output.split('\n').filter((line) => line.includes(` ${id} [`));
-      expect(listed.length, `tests for ${id}`).to.equal(1);
-      // Listed relative to the test folder: `collection.spec.ts:7:1 › USR-COL-01 [MUST] …`.
-      expect(listed[0]?.trim(), `the file of ${id}`).to.match(
-        new RegExp(`^${path.relative('tests', file)}:`),
+
+    it('every defect of the implementation names the catalogue rules that must catch it', () => {
+      for (const [defect, { caughtBy }] of Object.entries(DEFECTS)) {
+        expect(caughtBy, defect).to.not.be.empty;
+        for (const id of caughtBy) expect(() => ruleById(id), `${defect}: ${id}`).to.not.throw();
+      }
+    });
+
+    it('the XML parser refuses what is not well-formed', () => {
+      for (const bad of [
+        '<a>&</a>',
+        '<a>x]]>y</a>',
+        '<a><b></a>',
+        '<a/><b/>',
+        '<a>&nbsp;</a>',
+        '<a b="<"/>',
+        'text<a/>',
+        '<a>',
+      ]) {
+        expect(() => parseXml(bad), bad).to.throw();
+      }
+      const doc = parseXml(
+        '<?xml version="1.0"?><a x="&quot;1&quot;"><b>&lt;&amp;&#233;&#x1F600;<![CDATA[<]]>]]&gt;</b><!-- c --></a>',
       );
-    }
-  });
+      expect(doc.root.attributes.x).to.equal('"1"');
+      expect(doc.root.children[0]).to.deep.include({ name: 'b', children: ['<&é😀<]]>'] });
+    });
 
-  it('every defect of the implementation names the catalogue rules that must catch it', () => {
-    for (const [defect, { caughtBy }] of Object.entries(DEFECTS)) {
-      expect(caughtBy, defect).to.not.be.empty;
-      for (const id of caughtBy) expect(() => ruleById(id), `${defect}: ${id}`).to.not.throw();
-    }
-  });
-
-  it('the XML parser refuses what is not well-formed', () => {
-    for (const bad of [
-      '<a>&</a>',
-      '<a>x]]>y</a>',
-      '<a><b></a>',
-      '<a/><b/>',
-      '<a>&nbsp;</a>',
-      '<a b="<"/>',
-      'text<a/>',
-      '<a>',
-    ]) {
-      expect(() => parseXml(bad), bad).to.throw();
-    }
-    const doc = parseXml(
-      '<?xml version="1.0"?><a x="&quot;1&quot;"><b>&lt;&amp;&#233;&#x1F600;<![CDATA[<]]>]]&gt;</b><!-- c --></a>',
+    caseOf(
+      'a correct implementation passes every rule (no failure, no warning, no skip)',
+      () => runSuite({ CONFORMANCE_START_COMMAND: command() }),
+      (run) => {
+        const notPassed = run.summary.rules
+          .filter((r) => r.status !== 'passed')
+          .map((r) => `${r.id} ${r.status}: ${r.reason}`);
+        expect(notPassed, run.output).to.deep.equal([]);
+        expect(run.code, 'exit code').to.equal(0);
+        expect(run.lastLine).to.equal(`${RULES.length} passed, 0 failed`);
+        caught.push(`(correct implementation: ${RULES.length} rules passed in ${run.seconds.toFixed(1)} s)`);
+      },
     );
-    expect(doc.root.attributes.x).to.equal('"1"');
-    expect(doc.root.children[0]).to.deep.include({ name: 'b', children: ['<&é😀<]]>'] });
-  });
 
-  it('a correct implementation passes every rule (no failure, no warning, no skip)', async () => {
-    const run = await runSuite({ CONFORMANCE_START_COMMAND: command() });
-    const notPassed = run.summary.rules
-      .filter((r) => r.status !== 'passed')
-      .map((r) => `${r.id} ${r.status}: ${r.reason}`);
-    expect(notPassed, run.output).to.deep.equal([]);
-    expect(run.code, 'exit code').to.equal(0);
-    expect(run.lastLine).to.equal(`${RULES.length} passed, 0 failed`);
-    caught.push(`(correct implementation: ${RULES.length} rules passed in ${run.seconds.toFixed(1)} s)`);
-  });
-
-  it(`${ISOLATED_DEFECT} (${isolated.wrong}) is reported by ${isolated.caughtBy.join(', ')} only`, async () => {
-    // The hand-written rules only: the explorer also meets this defect (a PUT without a field is stored),
-    // under the same signature, at random; its power is measured apart (docs/exploration.md).
-    const run = await runSuite({ CONFORMANCE_START_COMMAND: command(ISOLATED_DEFECT) }, [
-      '--grep-invert',
-      'EXP-',
-    ]);
-    const notPassed = run.summary.rules
-      .filter((r) => r.status !== 'passed' && r.status !== 'not selected')
-      .map((r) => r.id);
-    expect(notPassed, run.output).to.deep.equal(isolated.caughtBy);
-    expect(run.summary.defects.map((d) => signatureKey(d.signature))).to.deep.equal([
-      'user answer | body-shape | element missing',
-    ]);
-    expect(run.code, 'a user served without an element fails a MUST (RES-USER-1): exit code 1').to.equal(1);
-    caught.push(
-      `${ISOLATED_DEFECT}: ${run.failed.join(', ')}, every other rule passed (${run.seconds.toFixed(1)} s)`,
+    caseOf(
+      `${ISOLATED_DEFECT} (${isolated.wrong}) is reported by ${isolated.caughtBy.join(', ')} only`,
+      // The hand-written rules only: the explorer also meets this defect (a PUT without a field is stored),
+      // under the same signature, at random; its power is measured apart (docs/exploration.md).
+      () => runSuite({ CONFORMANCE_START_COMMAND: command(ISOLATED_DEFECT) }, ['--grep-invert', 'EXP-']),
+      (run) => {
+        const notPassed = run.summary.rules
+          .filter((r) => r.status !== 'passed' && r.status !== 'not selected')
+          .map((r) => r.id);
+        expect(notPassed, run.output).to.deep.equal(isolated.caughtBy);
+        expect(run.summary.defects.map((d) => signatureKey(d.signature))).to.deep.equal([
+          'user answer | body-shape | element missing',
+        ]);
+        expect(run.code, 'a user served without an element fails a MUST (RES-USER-1): exit code 1').to.equal(
+          1,
+        );
+        caught.push(
+          `${ISOLATED_DEFECT}: ${run.failed.join(', ')}, every other rule passed (${run.seconds.toFixed(1)} s)`,
+        );
+      },
     );
-  });
 
-  it(`${SETUP_DEFECT} (${setupDefect.wrong}): a rule that needs a user reports that it could not set up`, async () => {
-    const [id = ''] = setupDefect.caughtBy;
-    const run = await runSuite({ CONFORMANCE_START_COMMAND: command(SETUP_DEFECT) }, ['--grep', id]);
-    const rule = run.summary.rules.find((r) => r.id === id);
-    expect(rule?.status, run.output).to.equal(setupDefect.reported);
-    expect(rule?.reason).to.match(
-      /could not set up: PUT of user \d+: PUT \/UserService\/users answered 500 \(a server error\)/,
+    const [setupRule = ''] = setupDefect.caughtBy;
+    caseOf(
+      `${SETUP_DEFECT} (${setupDefect.wrong}): a rule that needs a user reports that it could not set up`,
+      () => runSuite({ CONFORMANCE_START_COMMAND: command(SETUP_DEFECT) }, ['--grep', setupRule]),
+      (run) => {
+        const id = setupRule;
+        const rule = run.summary.rules.find((r) => r.id === id);
+        expect(rule?.status, run.output).to.equal(setupDefect.reported);
+        expect(rule?.reason).to.match(
+          /could not set up: PUT of user \d+: PUT \/UserService\/users answered 500 \(a server error\)/,
+        );
+        expect(run.summary.defects, 'one defect').to.have.length(1);
+        caught.push(`${SETUP_DEFECT}: ${id} could not set up (${run.seconds.toFixed(1)} s)`);
+      },
     );
-    expect(run.summary.defects, 'one defect').to.have.length(1);
-    caught.push(`${SETUP_DEFECT}: ${id} could not set up (${run.seconds.toFixed(1)} s)`);
-  });
 
-  it('USR-SIZE-01 on an implementation too slow for its time could not finish, and says how far creating got', async () => {
-    // 50 concurrent PUTs of 50 ms each: at most 1,000 users a second, so 10,001 cannot fit in 4 s.
-    const run = await runSuite({ CONFORMANCE_START_COMMAND: command(undefined, ' --put-delay 50') }, [
-      '--grep',
-      'USR-SIZE-01',
-      '--timeout',
-      '8000',
-    ]);
-    const rule = run.summary.rules.find((r) => r.id === 'USR-SIZE-01');
-    // Time is never the verdict: not checked, not failed.
-    expect(rule?.status, run.output).to.equal('could not finish');
-    expect(run.summary.verdict).to.equal('incomplete');
-    expect(rule?.reason, run.output).to.match(
-      /created \d+ of 10001 users in [\d.]+ s \(\d+ per second: all of them would take about \d+ s\); creating may take half of the rule's 8 s\. .*--timeout MS/,
+    caseOf(
+      'USR-SIZE-01 on an implementation too slow for its time could not finish, and says how far creating got',
+      // 50 concurrent PUTs of 50 ms each: at most 1,000 users a second, so 10,001 cannot fit in 4 s.
+      () =>
+        runSuite({ CONFORMANCE_START_COMMAND: command(undefined, ' --put-delay 50') }, [
+          '--grep',
+          'USR-SIZE-01',
+          '--timeout',
+          '8000',
+        ]),
+      (run) => {
+        const rule = run.summary.rules.find((r) => r.id === 'USR-SIZE-01');
+        // Time is never the verdict: not checked, not failed.
+        expect(rule?.status, run.output).to.equal('could not finish');
+        expect(run.summary.verdict).to.equal('incomplete');
+        expect(rule?.reason, run.output).to.match(
+          /created \d+ of 10001 users in [\d.]+ s \(\d+ per second: all of them would take about \d+ s\); creating may take half of the rule's 8 s\. .*--timeout MS/,
+        );
+        // No one exchange decided it: none is attached as if it had.
+        expect(rule?.exchange).to.equal(undefined);
+      },
     );
-    // No one exchange decided it: none is attached as if it had.
-    expect(rule?.exchange).to.equal(undefined);
-  });
+  }
 
   for (const c of CASES) {
     const should = c.caughtBy.every((id) => statusOf(ruleById(id).level, 'failed') === 'warning');
-    it(`${c.defect} (${c.wrong}) is caught by ${c.caughtBy.join(', ')}`, async () => {
-      const files = FULL ? [] : [...new Set(c.caughtBy.map(specFile))];
-      const run = await runSuite({ CONFORMANCE_START_COMMAND: command(c.defect), ...(c.env ?? {}) }, files);
-      for (const id of c.caughtBy) {
-        const rule = run.summary.rules.find((r) => r.id === id);
-        expect(rule?.status, `${id} on ${c.defect}\n${run.output}`).to.equal('failed');
-      }
-      if (should) {
-        expect(run.code, 'a SHOULD failure is a warning: exit code 0').to.equal(0);
-        expect(run.summary.counts.warnings).to.be.greaterThan(0);
-        expect(run.summary.counts.failed).to.equal(0);
-      } else {
-        expect(run.code, 'a MUST failure fails the run').to.not.equal(0);
-        expect(run.summary.counts.failed).to.be.greaterThan(0);
-      }
-      // With SELFTEST_FULL, the exploration rules may meet it too (under the same defect, checked below).
-      if (c.only)
-        expect(
-          run.failed.filter((id) => !(FULL && EXPLORATION_RULES.includes(id))).sort(),
-          `failed rules\n${run.output}`,
-        ).to.deep.equal([...c.caughtBy].sort());
-      expect(run.lastLine).to.match(/^\d+ passed, \d+ failed$/);
-      // One defect, however many rules meet it (report/defects.ts).
-      const defects = run.summary.defects.map(
-        (d) => `${d.id} ${signatureKey(d.signature)}: ${d.rules.join(', ')}`,
-      );
-      expect(defects, `defects of ${c.defect}\n${run.output}`).to.have.length(1);
-      caught.push(`${c.defect}: ${run.failed.join(', ')}; 1 defect (${run.seconds.toFixed(1)} s)`);
-    });
-  }
-
-  for (const c of PROCESS_CASES) {
-    it(`restart: ${c.name}`, async () => {
-      const run = await runSuite({ CONFORMANCE_START_COMMAND: c.start, ...(c.env ?? {}) }, RESTART_GREP);
-      expect(run.failed.sort(), `failed rules\n${run.output}`).to.deep.equal([...c.fails].sort());
-      const forced = run.summary.rules.filter((r) => r.warnings?.length).map((r) => r.id);
-      expect(forced.sort(), `rules reporting a forced stop\n${run.output}`).to.deep.equal(
-        [...c.forced].sort(),
-      );
-      for (const id of c.forced)
-        expect(run.summary.rules.find((r) => r.id === id)?.warnings?.join(' ')).to.match(/SIGKILL/);
-      if (!c.fails.length && !c.forced.length) expect(run.summary.counts.warnings, 'no warning').to.equal(0);
-      expect(run.code, 'SHOULD failures and forced stops are warnings: exit code 0').to.equal(0);
-      caught.push(
-        `restart, ${c.name}: ${[...run.failed.map((id) => `${id} failed`), ...forced.map((id) => `${id} warned (SIGKILL)`)].join(', ') || 'no failure, no warning'} (${run.seconds.toFixed(1)} s)`,
-      );
-    });
-  }
-
-  it('start: a listener outside the started process group is not taken for the implementation', async () => {
-    // The command's own processes stay alive (sleep), while the one answering runs in a session of its
-    // own (setsid): the suite must refuse it, whatever it answers. --lifetime ends it after the case.
-    const run = await runSuite(
-      {
-        CONFORMANCE_START_COMMAND: `setsid node ${IMPL} --port {port} --lifetime 20000 & exec sleep 30`,
-        CONFORMANCE_STOP_TIMEOUT_MS: '500',
-        CONFORMANCE_START_TIMEOUT_MS: '10000',
+    const files = FULL ? [] : [...new Set(c.caughtBy.map(specFile))];
+    caseOf(
+      `${c.defect} (${c.wrong}) is caught by ${c.caughtBy.join(', ')}`,
+      () => runSuite({ CONFORMANCE_START_COMMAND: command(c.defect), ...(c.env ?? {}) }, files),
+      (run) => {
+        for (const id of c.caughtBy) {
+          const rule = run.summary.rules.find((r) => r.id === id);
+          expect(rule?.status, `${id} on ${c.defect}\n${run.output}`).to.equal('failed');
+        }
+        if (should) {
+          expect(run.code, 'a SHOULD failure is a warning: exit code 0').to.equal(0);
+          expect(run.summary.counts.warnings).to.be.greaterThan(0);
+          expect(run.summary.counts.failed).to.equal(0);
+        } else {
+          expect(run.code, 'a MUST failure fails the run').to.not.equal(0);
+          expect(run.summary.counts.failed).to.be.greaterThan(0);
+        }
+        // With SELFTEST_FULL, the exploration rules may meet it too (under the same defect, checked below).
+        if (c.only)
+          expect(
+            run.failed.filter((id) => !(FULL && EXPLORATION_RULES.includes(id))).sort(),
+            `failed rules\n${run.output}`,
+          ).to.deep.equal([...c.caughtBy].sort());
+        expect(run.lastLine).to.match(/^\d+ passed, \d+ failed$/);
+        // One defect, however many rules meet it (report/defects.ts).
+        const defects = run.summary.defects.map(
+          (d) => `${d.id} ${signatureKey(d.signature)}: ${d.rules.join(', ')}`,
+        );
+        expect(defects, `defects of ${c.defect}\n${run.output}`).to.have.length(1);
+        caught.push(`${c.defect}: ${run.failed.join(', ')}; 1 defect (${run.seconds.toFixed(1)} s)`);
       },
-      [specFile('USR-PUT-01')],
     );
-    expect(run.code).to.not.equal(0);
-    expect(run.summary.errors.join('\n'), run.output).to.match(/not of the started command's process group/);
-    caught.push(`start, listener outside the process group: refused (${run.seconds.toFixed(1)} s)`);
-  });
+  }
 
-  it('the coverage of docs/SPEC.md is complete and up to date (tools/coverage.ts)', function () {
-    const specFile = process.env.CONFORMANCE_SPEC_FILE;
-    const tableFile = process.env.CONFORMANCE_COVERAGE_FILE;
-    if (!specFile || !tableFile) {
-      // The spec lives in the user-service repository, outside this package: `make conformance-selftest` gives it.
-      this.skip();
-    }
-    const specText = fs.readFileSync(specFile as string, 'utf8');
-    const result = coverage(specText);
-    expect(result.problems).to.deep.equal([]);
-    expect(result.spec === specText, `${specFile} is out of date: run tools/coverage.ts`).to.equal(true);
-    expect(
-      fs.readFileSync(tableFile as string, 'utf8') === result.table,
-      `${tableFile} is out of date: run tools/coverage.ts`,
-    ).to.equal(true);
-  });
+  for (const c of PROCESS_CASES.filter((c) => inTier(c.quick === true))) {
+    caseOf(
+      `restart: ${c.name}`,
+      () => runSuite({ CONFORMANCE_START_COMMAND: c.start, ...(c.env ?? {}) }, RESTART_GREP),
+      (run) => {
+        expect(run.failed.sort(), `failed rules\n${run.output}`).to.deep.equal([...c.fails].sort());
+        const forced = run.summary.rules.filter((r) => r.warnings?.length).map((r) => r.id);
+        expect(forced.sort(), `rules reporting a forced stop\n${run.output}`).to.deep.equal(
+          [...c.forced].sort(),
+        );
+        for (const id of c.forced)
+          expect(run.summary.rules.find((r) => r.id === id)?.warnings?.join(' ')).to.match(/SIGKILL/);
+        if (!c.fails.length && !c.forced.length)
+          expect(run.summary.counts.warnings, 'no warning').to.equal(0);
+        expect(run.code, 'SHOULD failures and forced stops are warnings: exit code 0').to.equal(0);
+        caught.push(
+          `restart, ${c.name}: ${[...run.failed.map((id) => `${id} failed`), ...forced.map((id) => `${id} warned (SIGKILL)`)].join(', ') || 'no failure, no warning'} (${run.seconds.toFixed(1)} s)`,
+        );
+      },
+    );
+  }
+
+  // Once, in the quick tier: the start that is refused, and the coverage.
+  if (inTier(true)) {
+    caseOf(
+      'start: a listener outside the started process group is not taken for the implementation',
+      // The command's own processes stay alive (sleep), while the one answering runs in a session of its
+      // own (setsid): the suite must refuse it, whatever it answers. --lifetime ends it after the case.
+      () =>
+        runSuite(
+          {
+            CONFORMANCE_START_COMMAND: `setsid node ${IMPL} --port {port} --lifetime 20000 & exec sleep 30`,
+            CONFORMANCE_STOP_TIMEOUT_MS: '500',
+            CONFORMANCE_START_TIMEOUT_MS: '10000',
+          },
+          [specFile('USR-PUT-01')],
+        ),
+      (run) => {
+        expect(run.code).to.not.equal(0);
+        expect(run.summary.errors.join('\n'), run.output).to.match(
+          /not of the started command's process group/,
+        );
+        caught.push(`start, listener outside the process group: refused (${run.seconds.toFixed(1)} s)`);
+      },
+    );
+
+    it('the coverage of docs/SPEC.md is complete and up to date (tools/coverage.ts)', function () {
+      const specFile = process.env.CONFORMANCE_SPEC_FILE;
+      const tableFile = process.env.CONFORMANCE_COVERAGE_FILE;
+      if (!specFile || !tableFile) {
+        // The spec lives in the user-service repository, outside this package: `make conformance-selftest` gives it.
+        this.skip();
+      }
+      const specText = fs.readFileSync(specFile as string, 'utf8');
+      const result = coverage(specText);
+      expect(result.problems).to.deep.equal([]);
+      expect(result.spec === specText, `${specFile} is out of date: run tools/coverage.ts`).to.equal(true);
+      expect(
+        fs.readFileSync(tableFile as string, 'utf8') === result.table,
+        `${tableFile} is out of date: run tools/coverage.ts`,
+      ).to.equal(true);
+    });
+  }
 
   // --- Compound implementations (issue 32): several defects at once, each declared in impl/defects.mjs
   // (COMPOUNDS) by its signature. The whole suite, with its default settings: the report lists exactly
   // the declared defects, each once, and no rule is reported "could not set up".
-  for (const [name, compound] of Object.entries(COMPOUNDS)) {
-    it(`compound ${name} (${compound.wrong}): exactly its ${compound.defects.length} defects, 0 could not set up`, async () => {
+  for (const [name, compound] of Object.entries(COMPOUNDS).filter(([name]) => inTier(QUICK.has(name)))) {
+    caseOf(
+      `compound ${name} (${compound.wrong}): exactly its ${compound.defects.length} defects, 0 could not set up`,
       // The hand-written rules' defects: the explorer (EXP-*) on compounds is measured on its own
       // (docs/exploration.md), where it may name a consequence the model reads differently.
-      const run = await runSuite({ CONFORMANCE_START_COMMAND: command(name) }, [
-        ...(compound.args ?? []),
-        '--grep-invert',
-        'EXP-',
-      ]);
-      const listed = run.summary.defects.map((d) => signatureKey(d.signature));
-      expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal([...compound.defects].sort());
-      expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
-      caught.push(
-        `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
-      );
-    });
+      () =>
+        runSuite({ CONFORMANCE_START_COMMAND: command(name) }, [
+          ...(compound.args ?? []),
+          '--grep-invert',
+          'EXP-',
+        ]),
+      (run) => {
+        const listed = run.summary.defects.map((d) => signatureKey(d.signature));
+        expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal(
+          [...compound.defects].sort(),
+        );
+        expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
+        caught.push(
+          `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
+        );
+      },
+    );
   }
 
   // --- Implementations written elsewhere (impl/python/): the whole suite, default settings, as for the
   // compounds; then the same implementation without its defects conforms.
-  for (const [name, outsider] of Object.entries(OUTSIDERS)) {
+  for (const [name, outsider] of Object.entries(OUTSIDERS).filter(([name]) => inTier(QUICK.has(name)))) {
     const start = (extra = '') =>
       `exec python3 ${path.join(here, 'impl', outsider.file)} --port {port} --data {data}${extra}`;
-    it(`${name}, written elsewhere (${outsider.wrong}): exactly its ${outsider.defects.length} defects, 0 could not set up`, async () => {
+    caseOf(
+      `${name}, written elsewhere (${outsider.wrong}): exactly its ${outsider.defects.length} defects, 0 could not set up`,
       // As for the compounds, the hand-written rules' defects: the explorer draws its sequences anew in
       // every run, and past a defect set aside it may name a consequence of it the model reads otherwise
       // (here, once, the user a POST of an unknown id created, read as the default user back).
-      const run = await runSuite({ CONFORMANCE_START_COMMAND: start() }, ['--grep-invert', 'EXP-']);
-      const listed = run.summary.defects.map((d) => signatureKey(d.signature));
-      expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal([...outsider.defects].sort());
-      expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
-      caught.push(
-        `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
-      );
-    });
-    it(`${name} without its defects conforms`, async () => {
-      const run = await runSuite({ CONFORMANCE_START_COMMAND: start(' --no-defects') });
-      expect(run.summary.verdict, run.output).to.equal('conforms');
-      expect(run.summary.counts.failed + run.summary.counts.warnings).to.equal(0);
-    });
+      () => runSuite({ CONFORMANCE_START_COMMAND: start() }, ['--grep-invert', 'EXP-']),
+      (run) => {
+        const listed = run.summary.defects.map((d) => signatureKey(d.signature));
+        expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal(
+          [...outsider.defects].sort(),
+        );
+        expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
+        caught.push(
+          `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
+        );
+      },
+    );
+    caseOf(
+      `${name} without its defects conforms`,
+      () => runSuite({ CONFORMANCE_START_COMMAND: start(' --no-defects') }),
+      (run) => {
+        expect(run.summary.verdict, run.output).to.equal('conforms');
+        expect(run.summary.counts.failed + run.summary.counts.warnings).to.equal(0);
+      },
+    );
   }
 
-  describe('target modes', () => {
-    let impl: ChildProcess | undefined;
-    let url = '';
-    before(async () => {
-      const port = await freePort();
-      impl = spawn(process.execPath, [IMPL, '--port', String(port), '--defect', ISOLATED_DEFECT], {
-        stdio: 'ignore',
+  // The target modes, once: in the quick tier.
+  if (inTier(true)) {
+    describe('target modes', () => {
+      let impl: ChildProcess | undefined;
+      let url = '';
+      before(async () => {
+        const port = await freePort();
+        impl = spawn(process.execPath, [IMPL, '--port', String(port), '--defect', ISOLATED_DEFECT], {
+          stdio: 'ignore',
+        });
+        url = `http://127.0.0.1:${port}`;
+        await waitUntilAnswering(url, 10_000);
       });
-      url = `http://127.0.0.1:${port}`;
-      await waitUntilAnswering(url, 10_000);
-    });
-    after(async () => {
-      if (impl && impl.exitCode === null) {
-        const exited = once(impl, 'exit');
-        impl.kill('SIGTERM');
-        await exited;
-      }
-    });
+      after(async () => {
+        if (impl && impl.exitCode === null) {
+          const exited = once(impl, 'exit');
+          impl.kill('SIGTERM');
+          await exited;
+        }
+      });
 
-    it(`with only a URL, the rules needing a fresh or restarted instance are skipped with the reason; on that shared target, holding a user without a profession (${ISOLATED_DEFECT}), only the invalid-input rules fail`, async () => {
-      // The leftover of an earlier run (or of another client): the rules must judge only their own users.
-      const seeded = await fetch(`${url}/UserService/users`, {
-        method: 'PUT',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: 'id=77&name=leftover',
+      it(`with only a URL, the rules needing a fresh or restarted instance are skipped with the reason; on that shared target, holding a user without a profession (${ISOLATED_DEFECT}), only the invalid-input rules fail`, async () => {
+        // The leftover of an earlier run (or of another client): the rules must judge only their own users.
+        const seeded = await fetch(`${url}/UserService/users`, {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'id=77&name=leftover',
+        });
+        expect(await seeded.text()).to.contain('success');
+        // USR-SIZE-01 (10,001 users created and deleted) is left to the runs with a start command.
+        // The explorer, which also meets the leftover user, is left out as in the case above.
+        const run = await runSuite({ CONFORMANCE_BASE_URL: url }, ['--grep-invert', 'USR-SIZE-01|EXP-']);
+        const needing = new Set(RULES.filter((r) => r.needs).map((r) => r.id));
+        for (const id of needing) {
+          const rule = run.summary.rules.find((r) => r.id === id);
+          expect(rule?.status, id).to.equal('skipped');
+          expect(rule?.reason, id).to.match(/CONFORMANCE_START_COMMAND/);
+        }
+        const notPassed = run.summary.rules
+          .filter(
+            (r) =>
+              r.id !== 'USR-SIZE-01' &&
+              !needing.has(r.id) &&
+              r.status !== 'passed' &&
+              r.status !== 'not selected',
+          )
+          .map((r) => r.id);
+        expect(notPassed, run.output).to.deep.equal(isolated.caughtBy);
+        // Its cleanup could not remove what it left: reported against the rule that left it.
+        const open = run.summary.rules.find((r) => r.id === 'USR-OPEN-04');
+        expect(open?.observations?.join(' '), 'USR-OPEN-04').to.match(/could not clean up: DELETE .* 500/);
+        expect(
+          run.code,
+          'HTTP-04 met a MUST defect (its user served without a profession): exit code 1',
+        ).to.equal(1);
+        caught.push(
+          `${ISOLATED_DEFECT} on a shared target with a leftover: ${run.failed.join(', ')} only (${run.seconds.toFixed(1)} s)`,
+        );
       });
-      expect(await seeded.text()).to.contain('success');
-      // USR-SIZE-01 (10,001 users created and deleted) is left to the runs with a start command.
-      // The explorer, which also meets the leftover user, is left out as in the case above.
-      const run = await runSuite({ CONFORMANCE_BASE_URL: url }, ['--grep-invert', 'USR-SIZE-01|EXP-']);
-      const needing = new Set(RULES.filter((r) => r.needs).map((r) => r.id));
-      for (const id of needing) {
-        const rule = run.summary.rules.find((r) => r.id === id);
-        expect(rule?.status, id).to.equal('skipped');
-        expect(rule?.reason, id).to.match(/CONFORMANCE_START_COMMAND/);
-      }
-      const notPassed = run.summary.rules
-        .filter(
-          (r) =>
-            r.id !== 'USR-SIZE-01' &&
-            !needing.has(r.id) &&
-            r.status !== 'passed' &&
-            r.status !== 'not selected',
-        )
-        .map((r) => r.id);
-      expect(notPassed, run.output).to.deep.equal(isolated.caughtBy);
-      // Its cleanup could not remove what it left: reported against the rule that left it.
-      const open = run.summary.rules.find((r) => r.id === 'USR-OPEN-04');
-      expect(open?.observations?.join(' '), 'USR-OPEN-04').to.match(/could not clean up: DELETE .* 500/);
-      expect(
-        run.code,
-        'HTTP-04 met a MUST defect (its user served without a profession): exit code 1',
-      ).to.equal(1);
-      caught.push(
-        `${ISOLATED_DEFECT} on a shared target with a leftover: ${run.failed.join(', ')} only (${run.seconds.toFixed(1)} s)`,
-      );
-    });
 
-    it('a target that never answers fails the run', async () => {
-      const run = await runSuite({
-        CONFORMANCE_BASE_URL: `http://127.0.0.1:${await freePort()}`,
-        CONFORMANCE_START_TIMEOUT_MS: '1000',
+      it('a target that never answers fails the run', async () => {
+        const run = await runSuite({
+          CONFORMANCE_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+          CONFORMANCE_START_TIMEOUT_MS: '1000',
+        });
+        expect(run.code).to.not.equal(0);
+        expect(run.summary.errors.join('\n')).to.match(/never answered/);
+        expect(run.lastLine).to.equal('0 passed, 1 failed');
       });
-      expect(run.code).to.not.equal(0);
-      expect(run.summary.errors.join('\n')).to.match(/never answered/);
-      expect(run.lastLine).to.equal('0 passed, 1 failed');
     });
-  });
+  }
 });

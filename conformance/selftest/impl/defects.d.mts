@@ -31,3 +31,6 @@ export interface Outsider {
   defects: readonly string[];
 }
 export declare const OUTSIDERS: Readonly<Record<string, Outsider>>;
+
+/** The cases of the quick tier (`make test`): one of each kind, by name (a defect, a compound or an outsider). */
+export declare const QUICK: ReadonlySet<string>;

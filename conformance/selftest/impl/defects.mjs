@@ -290,3 +290,27 @@ export const OUTSIDERS = {
     ],
   },
 };
+
+/**
+ * The quick tier of the self-test (`make test`): one case of each kind, so that every kind of defect is
+ * still shown caught and named before a push; `make test-all` runs every case. The kinds: a result word,
+ * a SHOULD (a warning only), exact bytes, a media type, a state change, a race, a stale read, a section B
+ * body, an asynchronous removal, a section B race, a defect only the explorer finds (sequential and
+ * concurrent), several defects at once, and an implementation written elsewhere.
+ */
+export const QUICK = new Set([
+  'delete-unknown-success',
+  'failure-500',
+  'result-declaration',
+  'xml-text-plain',
+  'post-partial',
+  'put-not-atomic',
+  'stale-list',
+  'domain-delete-partial',
+  'worker-never-removed',
+  'domain-delete-race-202',
+  'delete-hits-plus-1000',
+  'write-lost-racing-create',
+  'compound-json-first-user',
+  'python-text-plain',
+]);
