@@ -2,6 +2,11 @@
  * The environment the self-test runs the suite's CLI in: the caller's, without the suite's own options
  * and a CI's (the deliberate defects are not this repository's annotations), a report folder of the
  * run's own, the summary reporter only, no colour; then `env` on top.
+ *
+ * Each rule gets 10 minutes (Playwright's --timeout; a run's own `--timeout` comes later and wins): the
+ * self-test judges what the suite reports, and a rule's time is never its verdict. With the default 90 s,
+ * USR-SIZE-01's 10,001 creates could not finish on a machine loaded enough (74 users a second), and a
+ * correct implementation was reported incomplete.
  */
 export function suiteEnv(reportDir: string, env: Record<string, string>): NodeJS.ProcessEnv {
   const inherited: NodeJS.ProcessEnv = { ...process.env };
@@ -11,6 +16,7 @@ export function suiteEnv(reportDir: string, env: Record<string, string>): NodeJS
     CONFORMANCE_REPORT_DIR: reportDir,
     CONFORMANCE_COUNTS_FILE: '',
     CONFORMANCE_REPORTERS: 'summary',
+    CONFORMANCE_ARGS: '--timeout 600000',
     FORCE_COLOR: '0',
     ...env,
   };

@@ -122,7 +122,7 @@ export const DEFECTS = {
   'id-as-text': { wrong: 'ids are kept as written: 007 and 7 are two users', caughtBy: ['USR-ID-01'] },
   'list-capped-1000': { wrong: 'GET list answers the first 1,000 users only', caughtBy: ['USR-SIZE-01'] },
   'stale-list': {
-    wrong: 'GET list answers the list rendered last for 2 s after a change',
+    wrong: 'GET list answers the list rendered last for 60 s after a change',
     caughtBy: ['USR-FRESH-01'],
   },
   // Section B under races.

@@ -241,7 +241,10 @@ async function handleApps(req, res, parts) {
 }
 
 // --- users
-/** stale-list: the list answer rendered last, served again for 2 s whatever changed meanwhile. */
+/**
+ * stale-list: the list answer rendered last, served again for 60 s whatever changed meanwhile (long enough
+ * that a read right after a change meets it however loaded the machine: it was 2 s).
+ */
 let listCache;
 async function handleUsers(req, res, id) {
   const store = has('whole-state-rewrite') ? await readWhole() : load();
@@ -258,7 +261,7 @@ async function handleUsers(req, res, id) {
         if (has('list-paged')) listed = listed.slice(0, 100);
         if (has('list-capped-1000')) listed = listed.slice(0, 1000);
         const body =
-          has('stale-list') && listCache && Date.now() - listCache.at < 2000
+          has('stale-list') && listCache && Date.now() - listCache.at < 60_000
             ? listCache.body
             : `<userList>${listed.map((k) => userXml(store.get(k))).join('')}</userList>`;
         if (has('stale-list') && (!listCache || listCache.body !== body))
