@@ -69,10 +69,16 @@ typecheck: install
 lint: install
 	biome check .
 
-## The server's own unit and integration tests (mocha, real Redis on a free port). The Java client test needs
-## Debian's Jersey 1 and JAXB: scripts/ensure-java-client.sh installs them where missing (as root), else it skips.
+## What tests need from the system, from Debian's packages where missing (as root; CI runs it first, no test
+## target installs anything): a JDK, Jersey 1 and JAXB for the Java client test, xmllint and chromium for
+## the conformance self-test. Without them those tests are skipped, saying what to install (scripts/ci-deps.sh).
+.PHONY: ci-deps
+ci-deps:
+	scripts/ci-deps.sh
+
+## The server's own unit and integration tests (mocha, real Redis on a free port). The Java client test
+## needs a JDK and Debian's Jersey 1 and JAXB (make ci-deps); where they are missing it is skipped, saying so.
 test-server: install
-	scripts/ensure-java-client.sh
 	MOCHA_SUITE_NAME=server mocha
 
 # A check that is not a test runner (type check, lint) still counts in the totals: one check, passed or failed.
