@@ -15,21 +15,48 @@ COUNTS := reports/counts
 
 .PHONY: install build run dev test test-all totals test-server test-containers typecheck lint conformance conformance-selftest conformance-pack implementations implementations-check coverage errors-doc configuration-doc docs test-reliability test-topologies bench bench-processes bench-metrics bench-floor bench-scale clean
 
+NPM_INSTALL := npm install --no-audit --no-fund --loglevel=error
+
+# Every package: the server's, the test tools' (devDependencies) and the conformance suite's (its workspace).
 node_modules/.install-stamp: package.json package-lock.json conformance/package.json
+	@echo "== installing every npm package: the server's, the tests' tools and the conformance suite's"
 	@# The lock lists every platform's optional biome binary (as npm 11.19 writes it): npm install leaves it unchanged, npm ci accepts it.
-	npm install --no-audit --no-fund --loglevel=error
-	touch $@
+	$(NPM_INSTALL)
+	@touch $@
 
 install: node_modules/.install-stamp
 
-dist/.build-stamp: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find server/src -name '*.ts')
-	tsc -p tsconfig.build.json
-	touch $@
+# What `make run` installs when nothing is: the runtime dependencies and what tsconfig.build.json needs (the
+# compiler, the types of node and restify), at the lock's versions; not the tests' tools. --save-prod counts
+# those three as dependencies for this install only (--no-save: package.json and the lock stay as they are).
+# A package of server/src that brings no types of its own needs its @types here too.
+BUILD_TOOLS := typescript @types/node @types/restify
+node_modules/.run-install-stamp: package.json package-lock.json
+	@if [ -e node_modules/.install-stamp ]; then touch $@; exit 0; fi; \
+	echo "== installing the server's npm packages: its runtime dependencies and $(BUILD_TOOLS) to build it (first run only; make test installs the rest)"; \
+	tools=$$(node -p "const p = require('./package-lock.json').packages; '$(BUILD_TOOLS)'.split(' ').map((n) => n + '@' + p['node_modules/' + n].version).join(' ')"); \
+	echo "$(NPM_INSTALL) --omit=dev --workspaces=false --no-save --save-prod $$tools"; \
+	$(NPM_INSTALL) --omit=dev --workspaces=false --no-save --save-prod $$tools
+	@touch $@
 
-build: dist/.build-stamp
+# Once the full install is there, the build uses it (an install without devDependencies would remove them).
+ifneq ($(wildcard node_modules/.install-stamp),)
+BUILD_INSTALL := node_modules/.install-stamp
+else
+BUILD_INSTALL := node_modules/.run-install-stamp
+endif
+
+dist/.build-stamp: $(BUILD_INSTALL) tsconfig.json tsconfig.build.json $(shell find server/src -name '*.ts')
+	@echo "== building the server (TypeScript to dist/)"
+	tsc -p tsconfig.build.json
+	@touch $@
+
+# The targets that build also run the tests' tools: `make build` installs everything; `make run` needs only its part.
+build: install dist/.build-stamp
 
 ## Runs the service on http://$${HOST:-127.0.0.1}:$${PORT:-8080}/ (embedded Redis unless REDIS_URL is set).
-run: build
+run: dist/.build-stamp
+	@echo "== starting the service on http://$${HOST:-127.0.0.1}:$${PORT:-8080}/ (Ctrl-C stops it)"
 	exec node dist/server/src/main.js
 
 ## Runs from the TypeScript sources (no build step).
@@ -42,10 +69,16 @@ typecheck: install
 lint: install
 	biome check .
 
-## The server's own unit and integration tests (mocha, real Redis on a free port). The Java client test needs
-## Debian's Jersey 1 and JAXB: scripts/ensure-java-client.sh installs them where missing (as root), else it skips.
+## What tests need from the system, from Debian's packages where missing (as root; CI runs it first, no test
+## target installs anything): a JDK, Jersey 1 and JAXB for the Java client test, xmllint and chromium for
+## the conformance self-test. Without them those tests are skipped, saying what to install (.ci/deps.sh).
+.PHONY: ci-deps
+ci-deps:
+	.ci/deps.sh
+
+## The server's own unit and integration tests (mocha, real Redis on a free port). The Java client test
+## needs a JDK and Debian's Jersey 1 and JAXB (make ci-deps); where they are missing it is skipped, saying so.
 test-server: install
-	scripts/ensure-java-client.sh
 	MOCHA_SUITE_NAME=server mocha
 
 # A check that is not a test runner (type check, lint) still counts in the totals: one check, passed or failed.
@@ -208,4 +241,4 @@ bench-scale: build
 	tsx bench/scale.ts
 
 clean:
-	rm -rf dist reports test-results playwright-report node_modules/.install-stamp
+	rm -rf dist reports test-results playwright-report node_modules/.install-stamp node_modules/.run-install-stamp

@@ -16,8 +16,11 @@ if command -v node >/dev/null 2>&1 && [ "$(major_of node)" -ge "$min_major" ]; t
   dirname "$(command -v node)"; exit 0
 fi
 command -v npm >/dev/null 2>&1 || { echo "ensure-node: need npm (any version) to fetch Node 24" >&2; exit 1; }
-echo "ensure-node: machine node is older than v$min_major; installing Node 24 into .tools/node" >&2
+machine=$(command -v node >/dev/null 2>&1 && node --version || echo "missing")
+echo "== installing Node 24 into .tools/node (first run only: the machine's node is $machine, the server needs >= v$min_major)" >&2
 mkdir -p "$root/.tools/node"
-npm install --prefix "$root/.tools/node" --no-save --no-audit --no-fund --loglevel=error node@24 >&2
+# stdout is the Makefile's (it reads the path): npm writes to stderr, with its progress where that is a terminal.
+progress=false; [ -t 2 ] && progress=true
+npm install --prefix "$root/.tools/node" --no-save --no-audit --no-fund --loglevel=error --progress=$progress node@24 >&2
 [ -x "$local_bin/node" ] || { echo "ensure-node: Node 24 install failed" >&2; exit 1; }
 echo "$local_bin"

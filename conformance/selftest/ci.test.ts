@@ -9,8 +9,8 @@
  * - Its report page (index.html) in a real browser (the Debian package chromium, headless): the verdict
  *   is what shows first. The screenshot is kept (CONFORMANCE_SELFTEST_OUT, else a temporary folder).
  * - The CLI's conventions: --version, `rules --json`, the exit codes 0/1/2/3, a folder per run.
- * xmllint and chromium come from Debian packages (tools/ensure-debian-package.sh installs them where it
- * can); where they cannot be had, the test that needs one is skipped, saying why.
+ * xmllint and chromium come from Debian packages, which `make ci-deps` installs (no test installs anything);
+ * where one is missing, the test that needs it is skipped, saying what to install.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -79,18 +79,18 @@ function outputs(file: string): Record<string, string> {
   );
 }
 
-/** A Debian package's program, installed by the project script where it can be; else why not. */
+/** A Debian package's program, where it is on PATH; else why not and what installs it. */
 function debianProgram(program: string, pkgName: string): { path?: string; why?: string } {
-  try {
-    const found = execFileSync(path.join(here, 'tools/ensure-debian-package.sh'), [program, pkgName], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 600_000,
-    });
-    return { path: found.trim() };
-  } catch (err) {
-    return { why: String((err as { stderr?: string }).stderr || (err as Error).message).trim() };
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const found = path.join(dir, program);
+    try {
+      fs.accessSync(found, fs.constants.X_OK);
+      return { path: found };
+    } catch {}
   }
+  return {
+    why: `${program} is not installed: run \`make ci-deps\` in the repository (as root), or apt-get install ${pkgName}`,
+  };
 }
 
 describe('the GitHub Action, its JUnit and its report page', function () {
