@@ -292,6 +292,14 @@ export class RemovalRunner {
   private execute(entry: Held): void {
     entry.timer = undefined;
     if (this.stopping) return;
+    // The due time is in Date.now() terms, and a Node timer can fire up to 1 ms before Date.now() has
+    // advanced by its delay (libuv counts whole milliseconds of another clock: nodejs/node#26578): a job
+    // whose timer fired early waits out the rest, so it is never carried out before its grace period ends.
+    const early = entry.job.due - Date.now();
+    if (early > 0) {
+      this.schedule(entry, early);
+      return;
+    }
     const run = (async () => {
       const { job } = entry;
       try {
