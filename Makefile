@@ -109,12 +109,13 @@ TEST_ALL_RUNNERS := typecheck lint server conformance-selftest conformance confo
   topology-sentinel conformance-sentinel topology-cluster conformance-cluster
 test-all: install
 	status=0; \
-	$(MAKE) --no-print-directory test || status=1; \
-	$(MAKE) --no-print-directory conformance-selftest SELFTEST_TIER=rest || status=1; \
-	$(MAKE) --no-print-directory test-reliability || status=1; \
-	$(MAKE) --no-print-directory test-topologies || status=1; \
+	timed() { local t=$$SECONDS; "$$@" || status=1; echo "== $$* took $$((SECONDS - t)) s"; }; \
+	timed $(MAKE) --no-print-directory test; \
+	timed $(MAKE) --no-print-directory conformance-selftest SELFTEST_TIER=rest; \
+	timed $(MAKE) --no-print-directory test-reliability; \
+	timed $(MAKE) --no-print-directory test-topologies; \
 	if docker info >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory test-containers || status=1; \
+	  timed $(MAKE) --no-print-directory test-containers; \
 	else \
 	  echo "== containers: skipped: no container runtime answers (docker info); .ci/run starts one where it can"; \
 	  echo '{"passed":0,"failed":0,"skipped":1}' > $(COUNTS)/containers-skipped.json; \
