@@ -190,6 +190,11 @@ describe('the executable model of the spec', () => {
   });
 
   it('PUT and POST swapped: each verb is one signature, whatever the id (does what the other does)', () => {
+    const emptied: Operation[] = [
+      { kind: 'get', id: '1' },
+      { kind: 'delete', id: '1' },
+    ];
+    const user1 = { id: '1', name: ' ', profession: ' ' };
     fc.assert(
       fc.property(
         fc.array(userOp),
@@ -221,6 +226,15 @@ describe('the executable model of the spec', () => {
           ]);
         },
       ),
+      {
+        // Fast-check's counterexample in about one run in five until 83f5f0d: the collection emptied
+        // (user 1 deleted), a POST of id 1 that does what PUT does stores user 1 with the fields sent,
+        // which the model named 'the default user comes back'. Run every time, not left to the draw.
+        examples: [
+          [emptied, user1, 'post'],
+          [emptied, user1, 'put'],
+        ],
+      },
     );
   });
 

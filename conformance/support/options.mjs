@@ -89,6 +89,11 @@ export const OPTIONS = [
     help: 'the seed of the exploration rules (default: a new one, shown in the report); the same seed sends the same operations',
   },
   {
+    env: 'CONFORMANCE_EXPLORE_STOP_AT_FIRST',
+    default: '0',
+    help: '1: each exploration rule stops at its first defect (shrunk and reported as always) instead of exploring its whole time; with a seed known to find a defect early, a run whose outcome depends on the seed, not on the time the machine takes',
+  },
+  {
     env: 'CONFORMANCE_EXPLORE_CLIENTS',
     default: '8',
     help: 'how many clients the concurrent rounds run at once',

@@ -2,7 +2,8 @@
 // the model (explore/); EXP-CONC-01 rounds of concurrent clients whose history is checked for
 // linearizability against the same model. Each is bounded by time (CONFORMANCE_EXPLORE_MS): a slow
 // implementation gets fewer steps, never a failure for being slow. The seed is in the report;
-// CONFORMANCE_EXPLORE_SEED=N sends the same operations again.
+// CONFORMANCE_EXPLORE_SEED=N sends the same operations again. CONFORMANCE_EXPLORE_STOP_AT_FIRST=1 ends
+// a rule at its first defect (off by default: a run reports every defect its time reaches).
 
 import type { Defect } from '../explore/defect.ts';
 import { type ExploreResult, explore } from '../explore/explore.ts';
@@ -14,6 +15,7 @@ import { resolvedTarget, startFreshInstance } from '../support/target.ts';
 
 const BUDGET_MS = Number(setting('CONFORMANCE_EXPLORE_MS'));
 const CLIENTS = Number(setting('CONFORMANCE_EXPLORE_CLIENTS'));
+const STOP_AT_FIRST = setting('CONFORMANCE_EXPLORE_STOP_AT_FIRST') === '1';
 /** Shrinking and confirming the defects found come after the exploration's own time. */
 const AFTER_MS = 150_000;
 
@@ -28,14 +30,19 @@ async function run(ctx: RuleContext, phase: 'sequential' | 'concurrent'): Promis
     sequentialMs: phase === 'sequential' ? BUDGET_MS : 0,
     concurrentMs: phase === 'concurrent' ? BUDGET_MS : 0,
     clients: CLIENTS,
+    stopAtFirst: STOP_AT_FIRST,
     targets: {
       shared: target.baseUrl,
       ...(target.noFreshReason ? {} : { fresh: () => startFreshInstance(warn) }),
     },
   });
   const s = result.stats;
+  const first = STOP_AT_FIRST ? result.defects[0] : undefined;
+  const span = first
+    ? `until its first defect, seen after ${((first.foundAtMs ?? 0) / 1000).toFixed(1)} s of ${BUDGET_MS / 1000} s (CONFORMANCE_EXPLORE_STOP_AT_FIRST)`
+    : `in ${BUDGET_MS / 1000} s`;
   ctx.observe(
-    `seed ${seed} (CONFORMANCE_EXPLORE_SEED=${seed} sends the same operations): ${phase === 'sequential' ? `${s.sequences} sequences, ${s.steps} steps, ${s.restarts} restarts` : `${s.rounds} rounds, ${s.roundOps} operations`} in ${BUDGET_MS / 1000} s${target.noFreshReason ? ', on ids of its own (no fresh instances)' : ''}`,
+    `seed ${seed} (CONFORMANCE_EXPLORE_SEED=${seed} sends the same operations): ${phase === 'sequential' ? `${s.sequences} sequences, ${s.steps} steps, ${s.restarts} restarts` : `${s.rounds} rounds, ${s.roundOps} operations`} ${span}${target.noFreshReason ? ', on ids of its own (no fresh instances)' : ''}`,
   );
   for (const note of result.notes) ctx.observe(note);
   for (const d of result.defects) await attach(d);
