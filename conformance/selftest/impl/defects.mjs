@@ -17,7 +17,10 @@
  * round: both run on a fresh instance whatever the machine (which later sequences do depends on how fast
  * an instance starts, explore.ts). Seen after 0.3-1.8 s (26 runs at a load of 9-13 on 2 cores, the fresh
  * instance's start included), so 15 s is eight times the longest. The rule that does not name the defect
- * explores its whole 15 s.
+ * explores its whole 15 s. What stopping no longer shows: a second name the naming rule would give the
+ * defect later in its time. In 10 runs with a new seed each, EXP-CONC-01 once named write-lost-racing-create
+ * `concurrent DELETEs of one id | state-change | more than one success` too (round 3: a PUT's stale copy
+ * brought a deleted user back, and a second DELETE of it succeeded), a naming question left open here.
  */
 const EXPLORER_ONLY = {
   CONFORMANCE_EXPLORE_MS: '15000',
