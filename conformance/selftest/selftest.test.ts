@@ -319,6 +319,66 @@ describe('conformance suite self-test', () => {
     );
   }
 
+  // The longest runs first, so that the runs started ahead of their turn end together.
+  // --- Compound implementations (issue 32): several defects at once, each declared in impl/defects.mjs
+  // (COMPOUNDS) by its signature. The whole suite, with its default settings: the report lists exactly
+  // the declared defects, each once, and no rule is reported "could not set up".
+  for (const [name, compound] of Object.entries(COMPOUNDS).filter(([name]) => inTier(QUICK.has(name)))) {
+    caseOf(
+      `compound ${name} (${compound.wrong}): exactly its ${compound.defects.length} defects, 0 could not set up`,
+      // The hand-written rules' defects: the explorer (EXP-*) on compounds is measured on its own
+      // (docs/exploration.md), where it may name a consequence the model reads differently.
+      () =>
+        runSuite({ CONFORMANCE_START_COMMAND: command(name) }, [
+          ...(compound.args ?? []),
+          '--grep-invert',
+          'EXP-',
+        ]),
+      (run) => {
+        const listed = run.summary.defects.map((d) => signatureKey(d.signature));
+        expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal(
+          [...compound.defects].sort(),
+        );
+        expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
+        caught.push(
+          `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
+        );
+      },
+    );
+  }
+
+  // --- Implementations written elsewhere (impl/python/): the whole suite, default settings, as for the
+  // compounds; then the same implementation without its defects conforms.
+  for (const [name, outsider] of Object.entries(OUTSIDERS).filter(([name]) => inTier(QUICK.has(name)))) {
+    const start = (extra = '') =>
+      `exec python3 ${path.join(here, 'impl', outsider.file)} --port {port} --data {data}${extra}`;
+    caseOf(
+      `${name}, written elsewhere (${outsider.wrong}): exactly its ${outsider.defects.length} defects, 0 could not set up`,
+      // As for the compounds, the hand-written rules' defects: the explorer draws its sequences anew in
+      // every run, and past a defect set aside it may name a consequence of it the model reads otherwise
+      // (here, once, the user a POST of an unknown id created, read as the default user back).
+      () => runSuite({ CONFORMANCE_START_COMMAND: start() }, ['--grep-invert', 'EXP-']),
+      (run) => {
+        const listed = run.summary.defects.map((d) => signatureKey(d.signature));
+        expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal(
+          [...outsider.defects].sort(),
+        );
+        expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
+        caught.push(
+          `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
+        );
+      },
+    );
+    caseOf(
+      `${name} without its defects conforms`,
+      () => runSuite({ CONFORMANCE_START_COMMAND: start(' --no-defects') }),
+      (run) => {
+        expect(run.summary.verdict, run.output).to.equal('conforms');
+        expect(run.summary.counts.failed + run.summary.counts.warnings).to.equal(0);
+      },
+    );
+  }
+
   for (const c of CASES) {
     const should = c.caughtBy.every((id) => statusOf(ruleById(id).level, 'failed') === 'warning');
     const files = FULL ? [] : [...new Set(c.caughtBy.map(specFile))];
@@ -417,65 +477,6 @@ describe('conformance suite self-test', () => {
         `${tableFile} is out of date: run tools/coverage.ts`,
       ).to.equal(true);
     });
-  }
-
-  // --- Compound implementations (issue 32): several defects at once, each declared in impl/defects.mjs
-  // (COMPOUNDS) by its signature. The whole suite, with its default settings: the report lists exactly
-  // the declared defects, each once, and no rule is reported "could not set up".
-  for (const [name, compound] of Object.entries(COMPOUNDS).filter(([name]) => inTier(QUICK.has(name)))) {
-    caseOf(
-      `compound ${name} (${compound.wrong}): exactly its ${compound.defects.length} defects, 0 could not set up`,
-      // The hand-written rules' defects: the explorer (EXP-*) on compounds is measured on its own
-      // (docs/exploration.md), where it may name a consequence the model reads differently.
-      () =>
-        runSuite({ CONFORMANCE_START_COMMAND: command(name) }, [
-          ...(compound.args ?? []),
-          '--grep-invert',
-          'EXP-',
-        ]),
-      (run) => {
-        const listed = run.summary.defects.map((d) => signatureKey(d.signature));
-        expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal(
-          [...compound.defects].sort(),
-        );
-        expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
-        caught.push(
-          `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
-        );
-      },
-    );
-  }
-
-  // --- Implementations written elsewhere (impl/python/): the whole suite, default settings, as for the
-  // compounds; then the same implementation without its defects conforms.
-  for (const [name, outsider] of Object.entries(OUTSIDERS).filter(([name]) => inTier(QUICK.has(name)))) {
-    const start = (extra = '') =>
-      `exec python3 ${path.join(here, 'impl', outsider.file)} --port {port} --data {data}${extra}`;
-    caseOf(
-      `${name}, written elsewhere (${outsider.wrong}): exactly its ${outsider.defects.length} defects, 0 could not set up`,
-      // As for the compounds, the hand-written rules' defects: the explorer draws its sequences anew in
-      // every run, and past a defect set aside it may name a consequence of it the model reads otherwise
-      // (here, once, the user a POST of an unknown id created, read as the default user back).
-      () => runSuite({ CONFORMANCE_START_COMMAND: start() }, ['--grep-invert', 'EXP-']),
-      (run) => {
-        const listed = run.summary.defects.map((d) => signatureKey(d.signature));
-        expect(listed.sort(), `defects of ${name}\n${run.output}`).to.deep.equal(
-          [...outsider.defects].sort(),
-        );
-        expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
-        caught.push(
-          `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
-        );
-      },
-    );
-    caseOf(
-      `${name} without its defects conforms`,
-      () => runSuite({ CONFORMANCE_START_COMMAND: start(' --no-defects') }),
-      (run) => {
-        expect(run.summary.verdict, run.output).to.equal('conforms');
-        expect(run.summary.counts.failed + run.summary.counts.warnings).to.equal(0);
-      },
-    );
   }
 
   // The target modes, once: in the quick tier.
