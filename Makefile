@@ -102,7 +102,7 @@ test: install
 	node scripts/tally.mjs --only typecheck lint server conformance-selftest conformance || status=1; \
 	exit $$status
 
-## Everything (what .ci/run calls, about 35 min): make test, then the rest of the self-test (every other case), the
+## Everything (what .ci/run calls, about 45 min): make test, then the rest of the self-test (every other case), the
 ## reliability tests, the topologies and, where a container runtime answers, the container paths (else counted as
 ## skipped, with the reason). Installs nothing outside the checkout: `make ci-deps` (root) does, .ci/run calls it.
 TEST_ALL_RUNNERS := typecheck lint server conformance-selftest conformance conformance-selftest-rest reliability \
