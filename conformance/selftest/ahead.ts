@@ -29,13 +29,15 @@ let running = 0;
 const waiting: Array<() => void> = [];
 
 async function slot<T>(work: () => Promise<T>): Promise<T> {
+  // A run that ends hands its slot to the next waiting one, so no new run can take it in between.
   if (running >= JOBS) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
+  else running++;
   try {
     return await work();
   } finally {
-    running--;
-    waiting.shift()?.();
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
   }
 }
 
