@@ -5,7 +5,9 @@
  * time, and each case awaits its own. One queue for the whole mocha process: cases are taken in the
  * order they were declared, which is the order mocha runs them, across files too.
  *
- * - JOBS: `SELFTEST_JOBS` (default 3), never more runs at once than that.
+ * - JOBS: `SELFTEST_JOBS` (default 3), never more runs at once than that, except the runs declared as
+ *   waiting (`waits`: the hostile implementations, whose runs sit for minutes on a stalled or closed
+ *   socket and use next to no CPU): they take no slot, and all start before the first case.
  * - The first runs start before the first case of the process, so that the cases before them which run
  *   the suite themselves run beside them.
  * - With `--grep` (or `--fgrep`) on mocha's command line, nothing starts ahead: a run started for a
@@ -20,6 +22,8 @@ const AHEAD = grepping ? 1 : JOBS;
 interface Declared {
   key: string;
   start: () => Promise<unknown>;
+  /** The run mostly waits on its implementation: it takes no slot. */
+  waits: boolean;
   result?: Promise<unknown>;
 }
 
@@ -43,7 +47,7 @@ async function slot<T>(work: () => Promise<T>): Promise<T> {
 
 function begin(entry: Declared): Promise<unknown> {
   if (!entry.result) {
-    entry.result = slot(entry.start);
+    entry.result = entry.waits ? entry.start() : slot(entry.start);
     // Awaited by its case later; until then a failure must not count as an unhandled rejection.
     entry.result.catch(() => undefined);
   }
@@ -55,13 +59,15 @@ function begin(entry: Declared): Promise<unknown> {
  * themselves (the explorer's, the CI's) then run beside them. Nothing starts ahead with --grep.
  */
 before(() => {
-  if (!grepping) for (const entry of declared.slice(0, JOBS)) begin(entry);
+  if (grepping) return;
+  for (const entry of declared.filter((d) => d.waits)) begin(entry);
+  for (const entry of declared.filter((d) => !d.waits).slice(0, JOBS)) begin(entry);
 });
 
 /** Declares the run of a case, in the order of the cases; `key` names it (the case's title will do). */
-export function declareRun<T>(key: string, start: () => Promise<T>): void {
+export function declareRun<T>(key: string, start: () => Promise<T>, waits = false): void {
   if (byKey.has(key)) throw new Error(`a run named ${key} is declared twice`);
-  const entry: Declared = { key, start };
+  const entry: Declared = { key, start, waits };
   declared.push(entry);
   byKey.set(key, entry);
 }
@@ -85,7 +91,8 @@ export function caseOf<T>(
   start: () => Promise<T>,
   check: (run: T) => void,
   timeoutMs = 900_000,
+  waits = false,
 ): void {
-  declareRun(title, start);
+  declareRun(title, start, waits);
   it(title, async () => check(await takeRun<T>(title))).timeout(timeoutMs);
 }

@@ -145,7 +145,7 @@ describe('hostile implementations: a clear report in bounded time, no process le
     if (seen.length) console.log(`\n  Hostile:\n${seen.map((l) => `    ${l}`).join('\n')}`);
   });
 
-  // Each takes 3 to 7 minutes of waiting on its implementation: in the rest tier (make test-all).
+  // Each takes 3 to 7 minutes of waiting on its implementation: in the rest tier (make test-all), all at once.
   for (const c of CASES.filter(() => inTier(false))) {
     caseOf(
       `${c.name}: named (${c.names.source}), within ${BUDGET_MS / 1000} s, no process left`,
@@ -175,6 +175,8 @@ describe('hostile implementations: a clear report in bounded time, no process le
         );
       },
       BUDGET_MS + 60_000,
+      // They wait on a stalled or closed socket: they start at once, beside the runs that use the CPU.
+      true,
     );
   }
 
