@@ -102,24 +102,35 @@ test: install
 	node scripts/tally.mjs --only typecheck lint server conformance-selftest conformance || status=1; \
 	exit $$status
 
-## Everything (what .ci/run calls, about 45 min): make test, then the rest of the self-test (every other case), the
-## reliability tests, the topologies and, where a container runtime answers, the container paths (else counted as
-## skipped, with the reason). Installs nothing outside the checkout: `make ci-deps` (root) does, .ci/run calls it.
+## Everything (what .ci/run calls): make test, then two lanes at once: the self-test's other cases (every case
+## not in the quick tier: runs that mostly wait on their implementations) beside reliability, topologies and,
+## where a container runtime answers, the container paths (else counted as skipped, with the reason); the
+## self-test's output is printed when its lane ends. BEFORE_CONTAINERS: a command run before asking whether a
+## runtime answers (.ci/run: wait for the one it is starting). Installs nothing outside the checkout: `make
+## ci-deps` (root) does, .ci/run calls it.
 TEST_ALL_RUNNERS := typecheck lint server conformance-selftest conformance conformance-selftest-rest reliability \
   topology-sentinel conformance-sentinel topology-cluster conformance-cluster
+LANES := reports/lanes
 test-all: install
 	status=0; \
 	timed() { local t=$$SECONDS; "$$@" || status=1; echo "== $$* took $$((SECONDS - t)) s"; }; \
 	timed $(MAKE) --no-print-directory test; \
-	timed $(MAKE) --no-print-directory conformance-selftest SELFTEST_TIER=rest; \
+	mkdir -p $(LANES); \
+	echo "== the self-test's rest tier runs beside the next parts; its output: $(LANES)/selftest-rest.log"; \
+	( timed $(MAKE) --no-print-directory conformance-selftest SELFTEST_TIER=rest; exit $$status ) >$(LANES)/selftest-rest.log 2>&1 & \
+	rest=$$!; \
 	timed $(MAKE) --no-print-directory test-reliability; \
 	timed $(MAKE) --no-print-directory test-topologies; \
+	$${BEFORE_CONTAINERS:-true}; \
 	if docker info >/dev/null 2>&1; then \
 	  timed $(MAKE) --no-print-directory test-containers; \
 	else \
 	  echo "== containers: skipped: no container runtime answers (docker info); .ci/run starts one where it can"; \
 	  echo '{"passed":0,"failed":0,"skipped":1}' > $(COUNTS)/containers-skipped.json; \
 	fi; \
+	t=$$SECONDS; wait $$rest || status=1; \
+	echo "== waited $$((SECONDS - t)) s for the self-test's rest tier; its output:"; \
+	cat $(LANES)/selftest-rest.log; \
 	$(MAKE) --no-print-directory totals || status=1; \
 	exit $$status
 

@@ -5,6 +5,10 @@
 #                            reports/ci/dockerd.pid), and builds local stand-ins for the images when the
 #                            official ones cannot be had. Where no runtime can be had it says why, and
 #                            make test-all counts the container part as skipped (never a silent pass).
+#   .ci/containers.sh behind start, in the background (its output in reports/ci/containers-start.log), so that
+#                            it runs beside make test; `ready` waits for it to end (make test-all calls it
+#                            through BEFORE_CONTAINERS before it asks whether a runtime answers).
+#   .ci/containers.sh ready  waits until the start begun by `behind` has ended (at most 30 min), prints its output.
 #   .ci/containers.sh stop   stops the dockerd that start started, by its pid.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -64,8 +68,28 @@ start() {
   say "the runtime took $((SECONDS - started)) s to get ready"
 }
 
+behind_log=reports/ci/containers-start.log
+behind_done=reports/ci/containers-start.done
+
+behind() {
+  rm -f "$behind_done"
+  ( start >"$behind_log" 2>&1; touch "$behind_done" ) &
+  say "starting in the background (pid $!): apt, dockerd, local images; output in $behind_log"
+}
+
+ready() {
+  local waited=$SECONDS
+  # The background start ends by writing the file: wait for that (apt and debootstrap take 5-6 min on a fresh machine).
+  while [ ! -e "$behind_done" ] && [ $((SECONDS - waited)) -lt 1800 ]; do sleep 1; done
+  [ -e "$behind_done" ] || say "the background start did not end within 30 min"
+  say "waited $((SECONDS - waited)) s for the background start; its output:"
+  cat "$behind_log" 2>/dev/null
+}
+
 case "${1:-}" in
   start) start ;;
+  behind) behind ;;
+  ready) ready ;;
   stop) stop_daemon ;;
-  *) echo "usage: .ci/containers.sh start|stop" >&2; exit 2 ;;
+  *) echo "usage: .ci/containers.sh start|behind|ready|stop" >&2; exit 2 ;;
 esac
