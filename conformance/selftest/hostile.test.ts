@@ -139,6 +139,19 @@ const CASES: HostileCase[] = [
  */
 const BUDGET_MS = 900_000;
 
+/**
+ * The rules a hostile run selects: the first two of each spec file, so that every file's set-up (shared
+ * target, fresh instances, restarts, section B, the explorer) meets the hostile answers: 37 rules, not
+ * all 85 (with all of them each run took 390-490 s, five at once; with these 130-250 s, and exits-mid-run
+ * still exits mid-run). What a rule does with a stalled or broken answer is the transport's
+ * (support/http.ts, explore/client.ts), the same in every rule of a file.
+ */
+const PER_FILE = 2;
+const HOSTILE_RULES = RULES.filter(
+  (rule, i) => RULES.slice(0, i).filter((r) => r.file === rule.file).length < PER_FILE,
+).map((r) => r.id);
+const HOSTILE_GREP = ['--grep', `(${HOSTILE_RULES.join('|')}) `];
+
 describe('hostile implementations: a clear report in bounded time, no process left behind', function () {
   this.timeout(BUDGET_MS + 60_000);
   after(() => {
@@ -149,7 +162,7 @@ describe('hostile implementations: a clear report in bounded time, no process le
   for (const c of CASES.filter(() => inTier(false))) {
     caseOf(
       `${c.name}: named (${c.names.source}), within ${BUDGET_MS / 1000} s, no process left`,
-      () => runSuite({ CONFORMANCE_START_COMMAND: hostile(c.name) }, BUDGET_MS),
+      () => runSuite({ CONFORMANCE_START_COMMAND: hostile(c.name) }, BUDGET_MS, HOSTILE_GREP),
       (run) => {
         const met = run.summary.rules.filter((r) => c.names.test(r.reason ?? ''));
         expect(met.length, `rules naming it\n${reasons(run.summary.rules)}\n${run.output}`).to.be.greaterThan(
