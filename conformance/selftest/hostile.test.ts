@@ -259,7 +259,11 @@ describe('hostile implementations: a clear report in bounded time, no process le
       'a correct implementation that takes 20 ms per write conforms',
       () =>
         runSuite(
-          { CONFORMANCE_START_COMMAND: `exec node ${IMPL} --port {port} --data {data} --write-delay 20` },
+          // The explorer 5 s a rule: what this case shows is that slow writes are never a verdict.
+          {
+            CONFORMANCE_START_COMMAND: `exec node ${IMPL} --port {port} --data {data} --write-delay 20`,
+            CONFORMANCE_EXPLORE_MS: '5000',
+          },
           600_000,
         ),
       (run) => {
