@@ -319,6 +319,22 @@ describe('conformance suite self-test', () => {
     );
   }
 
+  if (inTier(false))
+    caseOf(
+      'USR-SIZE-01 passes on an implementation that closes idle kept-alive connections before the time it announces',
+      // The race a busy machine makes (seen once in 40 loaded runs, a PUT "closed before any answer"),
+      // made every few requests: the PUTs whose connection closed are read back, and sent again if unstored.
+      () =>
+        runSuite({ CONFORMANCE_START_COMMAND: command(undefined, ' --idle-close 30') }, [
+          '--grep',
+          'USR-SIZE-01',
+        ]),
+      (run) => {
+        const rule = run.summary.rules.find((r) => r.id === 'USR-SIZE-01');
+        expect(`${rule?.status} ${rule?.reason ?? ''}`, run.output).to.equal('passed ');
+      },
+    );
+
   // The longest runs first, so that the runs started ahead of their turn end together.
   // --- Compound implementations (issue 32): several defects at once, each declared in impl/defects.mjs
   // (COMPOUNDS) by its signature. The whole suite, with its default settings: the report lists exactly

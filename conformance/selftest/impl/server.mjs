@@ -9,12 +9,14 @@
 // timestamps with a +00:00 offset).
 //
 // Usage: node server.mjs --port 8080 [--data DIR] [--defect NAME] [--shutdown-delay MS] [--ignore-sigterm 1]
-//        [--lifetime MS] [--put-delay MS] [--write-delay MS]
+//        [--lifetime MS] [--put-delay MS] [--write-delay MS] [--idle-close MS]
 // --shutdown-delay: after SIGTERM, keep serving for MS before closing (a slow graceful shutdown);
 // --ignore-sigterm: ignore SIGTERM altogether (only SIGKILL stops it); --lifetime MS: exit after MS
 // whatever happens (for a self-test case that leaves it where the suite cannot stop it); --put-delay MS:
 // every PUT takes MS longer (an implementation too slow for the size rule's time); --write-delay MS: every
-// request but GET, HEAD and OPTIONS takes MS longer (a slow but correct implementation).
+// request but GET, HEAD and OPTIONS takes MS longer (a slow but correct implementation); --idle-close MS:
+// a kept-alive connection idle for MS is closed, while the answers say `Keep-Alive: timeout=5` (as a
+// server looks to a client too busy to retire the connection in time: correct, and a transport race).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -437,6 +439,7 @@ function jsonOfXml(xml) {
 }
 
 const server = http.createServer(async (req, res) => {
+  if (opts['idle-close']) res.setHeader('Keep-Alive', 'timeout=5');
   try {
     if (opts['write-delay'] && !READS.has(req.method)) await sleep(Number(opts['write-delay']));
     const url = new URL(req.url, 'http://localhost');
@@ -450,6 +453,7 @@ const server = http.createServer(async (req, res) => {
     if (!res.headersSent) send(res, 500, 'text/plain', String(err));
   }
 });
+if (opts['idle-close']) server.keepAliveTimeout = Number(opts['idle-close']);
 server.listen(Number(opts.port), '127.0.0.1');
 const stop = () => server.close(() => process.exit(0));
 const delay = Number(opts['shutdown-delay'] || 0);
