@@ -35,8 +35,8 @@ for (const { kind, wait } of RUNS) {
 
     it(
       wait
-        ? 'answers 503/504 meanwhile, serves again without a restart, and loses no acknowledged write'
-        : 'answers 503/504 meanwhile and serves again (lost writes are counted, not refused)',
+        ? 'answers only 503/504 or the right answer meanwhile, serves again without a restart, and loses no acknowledged write'
+        : 'answers only 503/504 or the right answer meanwhile and serves again (lost writes are counted, not refused)',
       async () => {
         topology = await startTopology(kind);
         const env = { ...topology.env, REDIS_WAIT_REPLICAS: wait ? '1' : '0' };
@@ -130,10 +130,9 @@ for (const { kind, wait } of RUNS) {
         });
 
         expect(child.proc.exitCode, 'the server kept running').to.equal(null);
-        expect(
-          unavailable.length + unknown.length,
-          'some answers were 503/504 during the failover',
-        ).to.be.above(0);
+        // How many answers were 503/504 is a figure, not a verdict: a failover that ends within a
+        // request's deadline is ridden out with no 503 at all (seen once on a loaded machine, cluster,
+        // WAIT off). What is answered meanwhile is checked below: only the documented answers.
         expect(firstOkWriteAfterKill, 'writes are acknowledged again without a restart').to.be.a('number');
         expect(
           ops.filter((op) => op.outcome === 'unexpected').map((op) => `${op.kind} ${op.status} ${op.detail}`),

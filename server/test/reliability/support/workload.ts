@@ -208,9 +208,18 @@ function classify(kind: OpKind, status: number, body: string): Outcome {
   return 'unexpected';
 }
 
-/** Reads the whole collection through the API: user id → tag (or torn:…). */
+/**
+ * Reads the whole collection through the API: user id → tag (or torn:…). A 503 ("try again shortly", the
+ * store not reachable yet: a topology still settling after a fault, on a loaded machine) is asked again
+ * until the list comes, for up to 60 s: the state is what is judged, not how soon it can be read.
+ */
 export async function readFinalState(base: string): Promise<Map<number, string>> {
-  const reply = await request(`${base}/UserService/users`, { timeoutMs: 30_000 });
+  const deadline = performance.now() + 60_000;
+  let reply = await request(`${base}/UserService/users`, { timeoutMs: 30_000 });
+  while (reply.status === 503 && performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    reply = await request(`${base}/UserService/users`, { timeoutMs: 30_000 });
+  }
   if (reply.status !== 200)
     throw new Error(`final list answered ${reply.status}: ${reply.body.slice(0, 200)}`);
   const state = new Map<number, string>();
