@@ -18,7 +18,7 @@ import type { RuleOutcome, Summary } from '../reporter.ts';
 import { RULES } from '../rules.ts';
 import { groupMembers } from '../support/process.ts';
 import { caseOf } from './ahead.ts';
-import { suiteEnv } from './suite-env.ts';
+import { BRIEF_EXPLORER, suiteEnv } from './suite-env.ts';
 import { validateSummary } from './summary-schema.ts';
 import { inTier } from './tier.ts';
 
@@ -262,7 +262,7 @@ describe('hostile implementations: a clear report in bounded time, no process le
           // The explorer 5 s a rule: what this case shows is that slow writes are never a verdict.
           {
             CONFORMANCE_START_COMMAND: `exec node ${IMPL} --port {port} --data {data} --write-delay 20`,
-            CONFORMANCE_EXPLORE_MS: '5000',
+            ...BRIEF_EXPLORER,
           },
           600_000,
         ),

@@ -26,7 +26,7 @@ import { parseXml } from '../support/xml.ts';
 import { coverage } from '../tools/coverage.ts';
 import { caseOf } from './ahead.ts';
 import { COMPOUNDS, DEFECTS, type Defect, OUTSIDERS, QUICK } from './impl/defects.mjs';
-import { suiteEnv } from './suite-env.ts';
+import { BRIEF_EXPLORER, suiteEnv } from './suite-env.ts';
 import { validateSummary } from './summary-schema.ts';
 import { inTier } from './tier.ts';
 
@@ -392,7 +392,7 @@ describe('conformance suite self-test', () => {
         `${name} without its defects conforms`,
         // The explorer 5 s a rule (not 20): that it finds nothing on a correct implementation is the correct
         // implementation's case (quick tier, default budget) and the power table's; here it runs end to end.
-        () => runSuite({ CONFORMANCE_START_COMMAND: start(' --no-defects'), CONFORMANCE_EXPLORE_MS: '5000' }),
+        () => runSuite({ CONFORMANCE_START_COMMAND: start(' --no-defects'), ...BRIEF_EXPLORER }),
         (run) => {
           expect(run.summary.verdict, run.output).to.equal('conforms');
           expect(run.summary.counts.failed + run.summary.counts.warnings).to.equal(0);

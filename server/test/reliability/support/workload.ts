@@ -2,6 +2,7 @@ import type http from 'node:http';
 import { FORM_TYPE, formBody } from '../../../../testing/form.ts';
 import { createAgent, type Reply, RequestFailed, request } from '../../../../testing/http.ts';
 import { FAILURE, SUCCESS } from '../../support/http.ts';
+import { sleep } from './child-server.ts';
 import {
   ABSENT,
   History,
@@ -217,7 +218,7 @@ export async function readFinalState(base: string): Promise<Map<number, string>>
   const deadline = performance.now() + 60_000;
   let reply = await request(`${base}/UserService/users`, { timeoutMs: 30_000 });
   while (reply.status === 503 && performance.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     reply = await request(`${base}/UserService/users`, { timeoutMs: 30_000 });
   }
   if (reply.status !== 200)
