@@ -4,13 +4,13 @@
  * request for checks the HTTP client hides (the bytes after a HEAD).
  */
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { childText, elements, parseXml, type XmlDocument, type XmlElement } from '../model/xml.ts';
 import { CouldNotFinish, ExchangeFailure } from './failures.ts';
 import { formEncode } from './form.ts';
 import { exited, markUnresponsive, unresponsive } from './health.ts';
 import { setting } from './options.mjs';
 import { RawFailure, type RawReply, rawExchange } from './raw.ts';
 import { SAFE_METHODS, transportFailure } from './transport.ts';
-import { childText, elements, parseXml, type XmlDocument, type XmlElement } from './xml.ts';
 
 export interface Reply {
   method: string;
