@@ -21,7 +21,7 @@ import { renderHtml } from './report/html.ts';
 import { renderJunit } from './report/junit.ts';
 import { renderMarkdown } from './report/markdown.ts';
 import { renderVerdictTable } from './report/terminal.ts';
-import { failureFailsRun, type Level, RULES, statusOf } from './rules.ts';
+import { failureFailsRun, type Level, RULES, statusOf } from './rules/index.ts';
 import type { Exchange } from './support/http.ts';
 
 export type RuleStatus =

@@ -6,7 +6,7 @@
  */
 import type { Signature } from '../model/signature.ts';
 import { signatureKey } from '../model/signature.ts';
-import { type Level, statusOf } from '../rules.ts';
+import { type Level, statusOf } from '../rules/index.ts';
 import type { Exchange } from '../support/http.ts';
 
 export interface Defect {

@@ -21,7 +21,7 @@ import { expect } from 'chai';
 import { signatureKey } from '../model/signature.ts';
 import { parseXml } from '../model/xml.ts';
 import type { Summary } from '../reporter.ts';
-import { RULES, ruleById, statusOf } from '../rules.ts';
+import { RULES, ruleById, statusOf } from '../rules/index.ts';
 import { freePort, waitUntilAnswering } from '../support/target.ts';
 import { coverage } from '../tools/coverage.ts';
 import { caseOf } from './ahead.ts';
