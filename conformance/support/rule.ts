@@ -16,9 +16,10 @@
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
 import { headBody } from '../model/index.ts';
 import { ruleById, statusOf } from '../rules/index.ts';
+import type { Exchange } from './exchange.ts';
 import { CouldNotFinish, carriedExchange, RuleSkipped } from './failures.ts';
 import { exited, markSharedBroken, sharedBroken } from './health.ts';
-import { Api, type Exchange, ExchangeLog } from './http.ts';
+import { Api, ExchangeLog } from './http.ts';
 import { corruption, modelOf, representationOf, restarted } from './judged.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
 
