@@ -21,8 +21,8 @@ import { renderHtml } from './report/html.ts';
 import { renderJunit } from './report/junit.ts';
 import { renderMarkdown } from './report/markdown.ts';
 import { renderVerdictTable } from './report/terminal.ts';
-import { failureFailsRun, type Level, RULES, statusOf } from './rules.ts';
-import type { Exchange } from './support/http.ts';
+import { failureFailsRun, type Level, RULES, statusOf } from './rules/index.ts';
+import type { Exchange } from './support/exchange.ts';
 
 export type RuleStatus =
   | 'passed'

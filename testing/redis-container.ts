@@ -12,8 +12,8 @@ import path from 'node:path';
 import type Dockerode from 'dockerode';
 import type { ContainerRuntimeClient } from 'testcontainers';
 import { freePort } from './free-port.ts';
-import type { TestRedis, TestRedisOptions } from './redis.ts';
 import { pingRedis } from './redis-server.ts';
+import type { TestRedis, TestRedisOptions } from './test-redis.ts';
 
 const REDIS_PORT = 6379;
 const OWNER_LABEL = 'usersvc.test-redis.owner';

@@ -9,7 +9,7 @@
  */
 import type { AppOperation, Created } from './apps.ts';
 import { hostname } from './apps.ts';
-import { type Exchange, send } from './client.ts';
+import { send, type TimedExchange } from './client.ts';
 import { type Disagreement, type Held, initial, step as modelStep, signatureKey } from './model.ts';
 import { type Concrete, request, resolve } from './operations.ts';
 import type { Rng } from './prng.ts';
@@ -22,15 +22,15 @@ export interface RaceOp {
   client: number;
   op: AppOperation;
   concrete: Concrete;
-  exchange: Exchange;
+  exchange: TimedExchange;
 }
 
 export interface AppRace {
   pattern: RacePattern;
   /** The create before the race (and any read), judged one after the other. */
-  before: Array<{ op: AppOperation; exchange: Exchange }>;
+  before: Array<{ op: AppOperation; exchange: TimedExchange }>;
   race: RaceOp[];
-  after: Array<{ op: AppOperation; concrete: Concrete; exchange: Exchange }>;
+  after: Array<{ op: AppOperation; concrete: Concrete; exchange: TimedExchange }>;
   /** Undefined when some order explains every answer, or the round could not be judged. */
   failure?: { disagreement: Disagreement; expected: string; order: number[] };
   /** Why the round was not judged (its set-up failed, a request went unanswered). */
@@ -97,7 +97,7 @@ export async function appRaceRound(
     client: i,
     op,
     concrete: concretes[i] as Concrete,
-    exchange: exchanges[i] as Exchange,
+    exchange: exchanges[i] as TimedExchange,
   }));
   if (exchanges.some((e) => !e.observation))
     return { ...result, skipped: 'a request of the race went unanswered' };
@@ -120,7 +120,7 @@ export async function appRaceRound(
     let count = 0;
     let failed: { at: number; disagreement: Disagreement; expected: string } | undefined;
     const steps = [
-      ...order.map((i) => ({ c: concretes[i] as Concrete, e: exchanges[i] as Exchange })),
+      ...order.map((i) => ({ c: concretes[i] as Concrete, e: exchanges[i] as TimedExchange })),
       { c: readConcrete, e: readExchange },
     ];
     for (const [at, { c, e }] of steps.entries()) {

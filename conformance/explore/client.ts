@@ -7,22 +7,24 @@
  * same bytes). HEAD goes over a raw socket (support/raw.ts, as USR-HEAD-01 reads it): `fetch` reads no
  * body after a HEAD answer, so the bytes a server sends there would go unseen.
  */
+import { type ExchangeRequest, REQUEST_TIMEOUT_MS } from '../support/exchange.ts';
 import { RawFailure, rawExchange } from '../support/raw.ts';
 import { SAFE_METHODS, transportFailure } from '../support/transport.ts';
 import type { Observation } from './observation.ts';
 import type { Request } from './operations.ts';
 
-export interface Exchange {
-  request: Request & { url: string };
+/**
+ * An exchange (the request as support/exchange.ts keeps it, with its path) timed for the
+ * linearizability checker, with the answer as the model reads it: the whole body, no headers but its type.
+ */
+export interface TimedExchange {
+  request: Request & ExchangeRequest;
   observation: Observation | undefined;
   /** Why no answer came (time-out, connection error). */
   error?: string;
   call: number;
   ret: number;
 }
-
-/** How long one request may take before it counts as unanswered. */
-export const REQUEST_TIMEOUT_MS = 10_000;
 
 /**
  * How long a HEAD answer's connection may stay quiet before what came counts as all of it (a server
@@ -52,7 +54,7 @@ async function head(url: string, request: Request): Promise<Observation> {
   };
 }
 
-export async function send(baseUrl: string, request: Request): Promise<Exchange> {
+export async function send(baseUrl: string, request: Request): Promise<TimedExchange> {
   const call = now();
   const first = await attempt(baseUrl, request, call);
   // A connection the implementation closed, idle, as the request went out on it: a safe request is
@@ -67,7 +69,7 @@ async function attempt(
   baseUrl: string,
   request: Request,
   call: number,
-): Promise<{ exchange: Exchange; closed: boolean }> {
+): Promise<{ exchange: TimedExchange; closed: boolean }> {
   const url = baseUrl.replace(/\/+$/, '') + request.path;
   try {
     if (request.method === 'HEAD') {
@@ -82,7 +84,7 @@ async function attempt(
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     const body = decoder.decode(await response.arrayBuffer());
-    const exchange: Exchange = {
+    const exchange: TimedExchange = {
       request: { ...request, url },
       observation: {
         status: response.status,
@@ -95,7 +97,7 @@ async function attempt(
     return { exchange, closed: false };
   } catch (err) {
     const cause = (err as { cause?: { message?: string } }).cause?.message;
-    const exchange: Exchange = {
+    const exchange: TimedExchange = {
       request: { ...request, url },
       observation: undefined,
       error: cause ?? (err as Error).message,

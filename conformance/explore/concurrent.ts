@@ -5,7 +5,7 @@
  */
 
 import { moreThanOneSuccess } from '../model/index.ts';
-import { type Exchange, send } from './client.ts';
+import { send, type TimedExchange } from './client.ts';
 import {
   checkHistory,
   type HistoryOp,
@@ -40,7 +40,7 @@ export const PAIRS: ReadonlyArray<{ a: Kind; b: Kind; sameId: boolean }> = WRITE
 
 export interface Recorded extends HistoryOp<Concrete, Observation> {
   op: Operation;
-  exchange: Exchange;
+  exchange: TimedExchange;
   /** One of the reads after the round. */
   after: boolean;
   /** One of the writes before the round. */

@@ -3,7 +3,7 @@
  * failing sequence (its numbered exchanges, the step that disagreed and what the model expected there)
  * or from a non-linearizable history (its smallest witness, one lane per client).
  */
-import type { Exchange } from './client.ts';
+import type { TimedExchange } from './client.ts';
 import type { Signature } from './model.ts';
 
 export interface ShownExchange {
@@ -70,7 +70,7 @@ export interface Defect {
 const BODY_LIMIT = 600;
 export function shown(
   n: number,
-  exchange: Exchange,
+  exchange: TimedExchange,
   client?: number,
   relaxed?: boolean,
   after?: boolean,

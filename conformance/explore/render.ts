@@ -3,32 +3,13 @@
  * expected at the failing step), as a shell script of curl lines, and a concurrent witness as an SVG
  * timeline (one lane per client).
  */
+import { curlLine, shellQuote } from '../support/exchange.ts';
 import type { Defect, ShownExchange } from './defect.ts';
 
 const USERS = '/UserService/users';
-const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** The path and query of an exchange's URL, relative to the target. */
-function pathOf(url: string, base: string): string {
-  return url.startsWith(base) ? url.slice(base.length) : new URL(url).pathname;
-}
-
-/**
- * One curl line; the base URL is `$BASE_URL`, so the script runs against any instance. HEAD as the
- * explorer reads it (client.ts): on a connection the server closes, every byte after the headers shown
- * (`--head` would hide them; without a body, curl's complaint that the announced one never came is
- * silenced, and a server that keeps the connection open is left after 2 s).
- */
-export function curlOf(e: ShownExchange, base: string): string {
-  const parts = ['curl', '-sS', '-i'];
-  if (e.method === 'HEAD')
-    parts.splice(1, 1, '-s', '--max-time', '2', '-X', 'HEAD', '-H', shellQuote('Connection: close'));
-  else if (e.method !== 'GET' || e.body !== undefined) parts.push('-X', e.method);
-  parts.push(`"$BASE_URL"${shellQuote(pathOf(e.url, base))}`);
-  for (const [name, value] of Object.entries(e.headers)) parts.push('-H', shellQuote(`${name}: ${value}`));
-  if (e.body !== undefined) parts.push('--data-binary', shellQuote(e.body));
-  return parts.join(' ');
-}
+/** One curl line; the base URL is `$BASE_URL`, so the script runs against any instance; HEAD as client.ts reads it. */
+const curlOf = (e: ShownExchange, base: string): string => curlLine(e, { base, headBytes: true });
 
 /** The id a section B create was answered with (`POST /apps/{app}/domains` or `…/workers`, 2xx), if any. */
 function createdIdOf(e: ShownExchange): { kind: 'D' | 'W'; id: string } | undefined {
@@ -62,7 +43,7 @@ function scriptLines(exchanges: readonly ShownExchange[], base: string, numbered
     if (e.fill) {
       // A fill as a loop: one PUT per id, as the explorer sent them (a few at a time there).
       const last = BigInt(e.fill.first) + BigInt(e.fill.count - 1);
-      const put = `curl -sS -o /dev/null -w '%{http_code} ' -X PUT "$BASE_URL"'${USERS}' -H 'Content-Type: application/x-www-form-urlencoded' --data-binary "id=$i&name=fill-$i&profession=filler"`;
+      const put = `curl -sS -o /dev/null -w '%{http_code} ' -X PUT "$BASE_URL"${shellQuote(USERS)} -H 'Content-Type: application/x-www-form-urlencoded' --data-binary "id=$i&name=fill-$i&profession=filler"`;
       return `${echo} '(PUT of ${e.fill.count} new users, ids ${e.fill.first} to ${last})'; i=${e.fill.first}; while [ $i -le ${last} ]; do ${put}; i=$((i+1)); done; echo`;
     }
     if (e.awaitMs !== undefined) {

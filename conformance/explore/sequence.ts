@@ -13,7 +13,7 @@ import {
   type SeenUser,
 } from '../model/index.ts';
 import { asyncTimeoutMs, POLL_MS } from './apps.ts';
-import { type Exchange, now, send } from './client.ts';
+import { now, send, type TimedExchange } from './client.ts';
 import {
   type Disagreement,
   type Held,
@@ -42,7 +42,7 @@ import { slotCount, valueAt } from './values.ts';
 export interface Step {
   op: Operation;
   concrete: Concrete;
-  exchange: Exchange;
+  exchange: TimedExchange;
   expected: string;
   disagreements: Disagreement[];
 }
@@ -112,8 +112,8 @@ async function restartAndRead(where: Where, held: Held) {
  * writes were named as sequential defects beside the race the concurrent phase names. A thousand take
  * about a second and a half against the self-test implementation.
  */
-async function sendEach(url: string, requests: readonly Request[], until: number): Promise<Exchange[]> {
-  const out: Exchange[] = [];
+async function sendEach(url: string, requests: readonly Request[], until: number): Promise<TimedExchange[]> {
+  const out: TimedExchange[] = [];
   for (const r of requests) {
     if (now() > until) break;
     out.push(await send(url, r));
@@ -140,12 +140,12 @@ async function fill(where: Where, held: Held, op: ConcreteFill) {
   const lost = exchanges.find((e) => !e.observation);
   if (lost) return { concrete: op, exchange: lost };
   if (exchanges.length < puts.length)
-    return { concrete: op, exchange: exchanges.at(-1) as Exchange, cut: true as const };
+    return { concrete: op, exchange: exchanges.at(-1) as TimedExchange, cut: true as const };
   let judged: ModelStep | undefined;
   let shown = exchanges.length - 1;
   let state = held;
   for (const [i, put] of puts.entries()) {
-    const one = modelStep(state, put, (exchanges[i] as Exchange).observation);
+    const one = modelStep(state, put, (exchanges[i] as TimedExchange).observation);
     state = one.held;
     if (!judged?.disagreements.length) {
       judged = one;
@@ -155,7 +155,7 @@ async function fill(where: Where, held: Held, op: ConcreteFill) {
   const last = judged as ModelStep;
   return {
     concrete: op,
-    exchange: exchanges[shown] as Exchange,
+    exchange: exchanges[shown] as TimedExchange,
     judged: {
       ...last,
       held: state,
@@ -189,8 +189,8 @@ export async function sendAndJudge(
   op: Operation,
   stop: () => boolean = () => false,
 ): Promise<
-  | { concrete: Concrete; exchange: Exchange; judged?: undefined; cut?: true }
-  | { concrete: Concrete; exchange: Exchange; judged: ModelStep; cut?: undefined }
+  | { concrete: Concrete; exchange: TimedExchange; judged?: undefined; cut?: true }
+  | { concrete: Concrete; exchange: TimedExchange; judged: ModelStep; cut?: undefined }
 > {
   if (op.kind === 'RESTART') return restartAndRead(where, held);
   const concrete = resolve(op, where.pool, held.created);
@@ -200,7 +200,7 @@ export async function sendAndJudge(
   const began = now();
   const deadline = began + (where.asyncMs ?? asyncTimeoutMs());
   let exchange = await send(where.url, request(concrete));
-  const served = (e: Exchange) =>
+  const served = (e: TimedExchange) =>
     !!e.observation && e.observation.status >= 200 && e.observation.status <= 299;
   while (awaiting && served(exchange) && now() < deadline) {
     if (stop()) return { concrete, exchange, cut: true };

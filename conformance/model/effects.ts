@@ -6,20 +6,11 @@
  * a write that changed a user it does not address is `other-record-touched`.
  */
 import { apply, type Expected } from './answers.ts';
-import { incompleteUser, sameUser, showUser } from './judge.ts';
 import type { Observed, SeenUser } from './observe.ts';
 import type { Operation } from './operations.ts';
 import { type Disagreement, disagreement } from './signature.ts';
 import { DEFAULT_USER_ID, type ModelUser, type State } from './state.ts';
-
-/** SVC-11: a read of an emptied collection brings the default user back. */
-export const DEFAULT_BACK = (where: string) =>
-  disagreement(
-    'read of an emptied collection',
-    'default-user',
-    'the default user comes back',
-    `${where} emptied the collection, and the next read serves the default user ${DEFAULT_USER_ID} again`,
-  );
+import { DEFAULT_BACK, incompleteUser, sameUser, showUser } from './users.ts';
 
 /** What reads showed after an operation, by canonical id: a user, or null when none is served. */
 export type ReadBack = Readonly<Record<string, SeenUser | null>>;

@@ -16,17 +16,7 @@
 export { apply, type BodyRule, type Expected, type StatusRule } from './answers.ts';
 export { type Choices, noChoices } from './choices.ts';
 export { adopt, adoptList, judgeRestart, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
-export {
-  headBody,
-  incompleteUser,
-  judge,
-  judgeBytes,
-  OPERATIONS_BYTES,
-  RESULT_BYTES,
-  sameUser,
-  showUser,
-  unreadableBody,
-} from './judge.ts';
+export { headBody, judge, judgeBytes, OPERATIONS_BYTES, RESULT_BYTES, unreadableBody } from './judge.ts';
 export { type Observed, observe, type RawAnswer, type SeenBody, type SeenUser } from './observe.ts';
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
 export {
@@ -47,3 +37,4 @@ export {
   sharedState,
   type Worker,
 } from './state.ts';
+export { incompleteUser, sameUser, showUser } from './users.ts';

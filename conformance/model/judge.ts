@@ -5,10 +5,10 @@
  */
 import type { Expected } from './answers.ts';
 import { type Choices, holdStatus } from './choices.ts';
-import { DEFAULT_BACK } from './effects.ts';
 import type { Observed, SeenBody, SeenUser } from './observe.ts';
 import { type Disagreement, disagreement } from './signature.ts';
 import { DEFAULT_USER_ID, type ModelUser } from './state.ts';
+import { DEFAULT_BACK, incompleteUser, sameUser, showUser } from './users.ts';
 
 const OPERATIONS = 'GET, PUT, POST, DELETE';
 /**
@@ -28,33 +28,6 @@ const DOMAIN_FIELDS = ['id', 'hostname', 'created_at', 'updated_at'] as const;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
 const is2xx = (status: number) => status >= 200 && status <= 299;
-
-/** A user as an answer shows it: `<user><id>7</id><name>…</name>…` in words. */
-export const showUser = (u: SeenUser | ModelUser | undefined | null): string =>
-  u ? `user ${u.id} (${JSON.stringify(u.name)}, ${JSON.stringify(u.profession)})` : 'no user';
-
-/** Whether `seen` shows the model's user: the fields the model fixes are equal. */
-export const sameUser = (model: ModelUser, seen: SeenUser | undefined | null): boolean =>
-  !!seen &&
-  seen.id === model.id &&
-  (model.name === undefined ? seen.name !== undefined : seen.name === model.name) &&
-  (model.profession === undefined ? seen.profession !== undefined : seen.profession === model.profession);
-
-/**
- * RES-USER-1: a user served without its name or profession element (a form without the field stored
- * as it came): one defect of the user's representation, whichever answer shows it.
- */
-export function incompleteUser(where: string, seen: SeenUser): Disagreement | undefined {
-  const missing = (['name', 'profession'] as const).filter((f) => seen[f] === undefined);
-  if (!missing.length) return undefined;
-  // One signature whichever element it lacks: one defect (the form's fields stored as they came).
-  return disagreement(
-    'user answer',
-    'body-shape',
-    'element missing',
-    `${where}: user ${seen.id} is served without the element(s) ${missing.join(', ')} (RES-USER-1: a user has id, name and profession, each once)`,
-  );
-}
 
 const showStatus = (o: Observed) =>
   `${o.status}${o.mediaType ? ` [${o.mediaType}]` : ''}${o.body.kind === 'empty' ? ' with an empty body' : ''}`;

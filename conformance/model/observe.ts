@@ -4,8 +4,8 @@
  * representation (JSON where XML is required) is still read, so that its media type is reported once
  * and what it says is judged as well, instead of one wrong representation hiding every other defect.
  */
-import { childText, elements, parseXml, type XmlElement } from '../support/xml.ts';
 import { canonicalId } from './state.ts';
+import { childText, elements, parseXml, type XmlElement } from './xml.ts';
 
 export interface SeenUser {
   /** Canonical when the id is an integer, else as written. */

@@ -6,8 +6,8 @@
  */
 import type { Signature } from '../model/signature.ts';
 import { signatureKey } from '../model/signature.ts';
-import { type Level, statusOf } from '../rules.ts';
-import type { Exchange } from '../support/http.ts';
+import { type Level, statusOf } from '../rules/index.ts';
+import type { Exchange } from '../support/exchange.ts';
 
 export interface Defect {
   /** `D1`, `D2`, … in the order of the catalogue's first rule that met each. */

@@ -5,7 +5,7 @@
  * SHOULD rule is a warning (amber), never a failure. Playwright's own report (html/, with the traces)
  * stays beside it and is linked. A pure function: one self-contained HTML file, no script.
  */
-import type { Exchange } from '../support/http.ts';
+import type { Exchange } from '../support/exchange.ts';
 import {
   counted,
   notChecked,

@@ -4,7 +4,7 @@
  * functions of the Summary (reporter.ts collects it; summary.schema.json describes it).
  */
 import type { RuleOutcome, Summary } from '../reporter.ts';
-import { SECTIONS, statusOf } from '../rules.ts';
+import { SECTIONS, statusOf } from '../rules/index.ts';
 import type { Defect } from './defects.ts';
 
 /** A defect: one cause behind failed rules, with the exchanges that show it (report/defects.ts). */

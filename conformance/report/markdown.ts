@@ -4,7 +4,7 @@
  * exchange that decided each failure (collapsed, with a curl line), and what the implementation does
  * where the spec is open. A pure function of the report data.
  */
-import type { Exchange } from '../support/http.ts';
+import type { Exchange } from '../support/exchange.ts';
 import { type ReportData, type ReportRule, sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
 
 function cell(text: string | undefined): string {

@@ -1,4 +1,4 @@
-import type { Rule, Section } from '../rules.ts';
+import type { Rule, Section } from './types.ts';
 
 /** A rule as an area declares it: the section and the spec file are the area's. */
 export type AreaRule = Omit<Rule, 'section' | 'file'>;

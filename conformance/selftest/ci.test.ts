@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { expect } from 'chai';
 import type { Summary } from '../reporter.ts';
-import { RULES } from '../rules.ts';
+import { RULES } from '../rules/index.ts';
 import { EXIT } from '../support/exit-codes.mjs';
 import { REPORT_ROOT } from '../support/options.mjs';
 import { freePort } from '../support/target.ts';

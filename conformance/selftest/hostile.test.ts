@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { RuleOutcome, Summary } from '../reporter.ts';
-import { RULES } from '../rules.ts';
+import { RULES } from '../rules/index.ts';
 import { groupMembers } from '../support/process.ts';
 import { caseOf } from './ahead.ts';
 import { BRIEF_EXPLORER, suiteEnv } from './suite-env.ts';

@@ -1,5 +1,5 @@
 /**
- * support/xml.ts judges well-formedness with saxes (a strict XML 1.0 parser) and builds the tree the
+ * model/xml.ts judges well-formedness with saxes (a strict XML 1.0 parser) and builds the tree the
  * rules read. Property tests: any document written from a random tree (names and text from the whole
  * of XML 1.0's ranges, escaped by entities, character references or CDATA, with comments between) reads
  * back as that tree; the same document with a character XML 1.0 does not allow in a name, or with a
@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { parseXml, type XmlElement } from '../support/xml.ts';
+import { parseXml, type XmlElement } from '../model/xml.ts';
 
 const range = (min: number, max: number) => fc.integer({ min, max });
 const chars = (codes: fc.Arbitrary<number>, minLength = 0, maxLength = 8) =>
@@ -98,7 +98,7 @@ function expected(node: Tree): XmlElement {
 
 const style = fc.record({ cdata: fc.boolean(), comments: fc.boolean() });
 
-describe('XML parser (support/xml.ts, saxes)', () => {
+describe('XML parser (model/xml.ts, saxes)', () => {
   it('a document written from any tree reads back as that tree', () => {
     fc.assert(
       fc.property(tree, style, fc.boolean(), (t, s, declared) => {

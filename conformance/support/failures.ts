@@ -10,7 +10,7 @@
  * - RuleSkipped: the rule cannot apply to this target (no fresh instance to be had, a fixture the
  *   implementation refused); the runner cleans up, then skips the test with the reason.
  */
-import type { Exchange } from './http.ts';
+import type { Exchange } from './exchange.ts';
 
 export class ExchangeFailure extends Error {
   // Reads in a report as any failure does (`Error: …`); what tells it apart is the exchange it carries.

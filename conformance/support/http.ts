@@ -4,13 +4,14 @@
  * request for checks the HTTP client hides (the bytes after a HEAD).
  */
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { childText, elements, parseXml, type XmlDocument, type XmlElement } from '../model/xml.ts';
+import { curlLine, type Exchange, type ExchangeRequest, REQUEST_TIMEOUT_MS } from './exchange.ts';
 import { CouldNotFinish, ExchangeFailure } from './failures.ts';
 import { formEncode } from './form.ts';
 import { exited, markUnresponsive, unresponsive } from './health.ts';
 import { setting } from './options.mjs';
 import { RawFailure, type RawReply, rawExchange } from './raw.ts';
 import { SAFE_METHODS, transportFailure } from './transport.ts';
-import { childText, elements, parseXml, type XmlDocument, type XmlElement } from './xml.ts';
 
 export interface Reply {
   method: string;
@@ -208,35 +209,6 @@ export function randomText(prefix: string): string {
   return `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-/** One request and its answer, as a report shows them: enough to read and to replay (`curl`). */
-export interface Exchange {
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response: {
-    status: number;
-    headers: Record<string, string>;
-    body: string;
-    /** The body's full length in bytes; `body` keeps at most `bodyLimit` of them. */
-    bytes: number;
-    truncated: boolean;
-  };
-  bodyLimit: number;
-  curl: string;
-}
-
-const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
-/** A curl command line that sends the same request (`-i`: the answer's status and headers too). */
-export function curlLine(request: Exchange['request']): string {
-  const parts = ['curl', '-sS', '-i'];
-  if (request.method === 'HEAD') parts.push('--head');
-  else if (request.method !== 'GET' || request.body !== undefined) parts.push('-X', request.method);
-  parts.push(shellQuote(request.url));
-  for (const [name, value] of Object.entries(request.headers))
-    parts.push('-H', shellQuote(`${name}: ${value}`));
-  if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
-  return parts.join(' ');
-}
-
 function cut(body: Buffer, limit: number): { body: string; bytes: number; truncated: boolean } {
   const truncated = body.length > limit;
   return { body: body.subarray(0, limit).toString('utf8'), bytes: body.length, truncated };
@@ -247,7 +219,7 @@ export class ExchangeLog {
   readonly exchanges: Exchange[] = [];
   readonly bodyLimit = Number(setting('CONFORMANCE_EXCHANGE_BODY_BYTES'));
 
-  record(request: Exchange['request'], reply: Reply): Exchange {
+  record(request: ExchangeRequest, reply: Reply): Exchange {
     const exchange = {
       request,
       response: { status: reply.status, headers: reply.headers, ...cut(reply.body, this.bodyLimit) },
@@ -270,9 +242,6 @@ export class ExchangeLog {
     );
   }
 }
-
-/** How long one request may take, answer and body included. */
-export const REQUEST_TIMEOUT_MS = 15_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ruleTitle = () => {

@@ -32,7 +32,8 @@ import {
   signatureKey,
   unreadableBody,
 } from '../model/index.ts';
-import { type Api, type Exchange, type ExchangeLog, type Reply, show } from './http.ts';
+import type { Exchange } from './exchange.ts';
+import { type Api, type ExchangeLog, type Reply, show } from './http.ts';
 
 /** A disagreement met by a rule, with the answer it was met in: as show() writes it, and its exchange (for the report). */
 export interface Finding extends Disagreement {

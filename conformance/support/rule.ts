@@ -5,7 +5,7 @@
  *
  * INFO rules never fail: whatever happens, the test passes and records an observation. SHOULD rules
  * fail like any test; the reporter counts them as warnings and keeps the run green (both by
- * `statusOf` in rules.ts). A `warning`
+ * `statusOf` in rules/types.ts). A `warning`
  * annotation (a stop of the rule's instance that needed SIGKILL) is reported as a warning too.
  *
  * Annotations the reporter reads: `setup-error` (could not set up), `unfinished` (could not finish: a
@@ -15,10 +15,11 @@
  */
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
 import { headBody } from '../model/index.ts';
-import { ruleById, statusOf } from '../rules.ts';
+import { ruleById, statusOf } from '../rules/index.ts';
+import type { Exchange } from './exchange.ts';
 import { CouldNotFinish, carriedExchange, RuleSkipped } from './failures.ts';
 import { exited, markSharedBroken, sharedBroken } from './health.ts';
-import { Api, type Exchange, ExchangeLog } from './http.ts';
+import { Api, ExchangeLog } from './http.ts';
 import { corruption, modelOf, representationOf, restarted } from './judged.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
 

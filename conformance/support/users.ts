@@ -9,6 +9,7 @@
  */
 import { expect } from '@playwright/test';
 import { apply, judge, type Operation, type State, sameUser, sharedState } from '../model/index.ts';
+import { childText, elements, type XmlDocument, type XmlElement } from '../model/xml.ts';
 import { ExchangeFailure } from './failures.ts';
 import {
   type Api,
@@ -27,7 +28,6 @@ import {
 import { ensureUser, modelOf, observed, type Step, step } from './judged.ts';
 import { type RuleContext, SetupError } from './rule.ts';
 import { resolvedTarget } from './target.ts';
-import { childText, elements, type XmlDocument, type XmlElement } from './xml.ts';
 
 export type NewUser = {
   id: number;

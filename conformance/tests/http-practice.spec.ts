@@ -1,11 +1,11 @@
 // Sound HTTP practice the spec implies (SHOULD: a failure is a warning, the run still passes).
 import { expect } from '@playwright/test';
 import { disagreement, incompleteUser } from '../model/index.ts';
+import { childText, type XmlElement } from '../model/xml.ts';
 import { expectOn, randomText, show } from '../support/http.ts';
 import { modelOf } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
 import { givenUser, isolated, newUser, ownId, readListing, unknownId } from '../support/users.ts';
-import { childText, type XmlElement } from '../support/xml.ts';
 
 /** A user element as listed, whatever fields it lacks. */
 type Listed = { id?: string; name?: string; profession?: string };

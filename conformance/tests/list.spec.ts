@@ -7,7 +7,7 @@ import { expectSameUser, givenUser, isolated, newUser, readListing, removeUser }
 
 const INTEGER = /^\s*[+-]?\d+\s*$/;
 
-import { elements } from '../support/xml.ts';
+import { elements } from '../model/xml.ts';
 
 test(
   ...rule('USR-LIST-01', async (ctx) => {

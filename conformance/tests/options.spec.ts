@@ -1,9 +1,9 @@
 // SPEC.md A, endpoint 6 and rule 6: OPTIONS /UserService/users.
 import { judgeBytes } from '../model/index.ts';
+import { elements } from '../model/xml.ts';
 import { expectOn, expectXmlMediaType, xmlOf } from '../support/http.ts';
 import { modelOf, step } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
-import { elements } from '../support/xml.ts';
 
 test(
   ...rule('USR-OPT-01', async (ctx) => {

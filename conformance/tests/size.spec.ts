@@ -3,8 +3,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import { expect } from '@playwright/test';
+import { REQUEST_TIMEOUT_MS } from '../support/exchange.ts';
 import { exited, markUnresponsive, unresponsive } from '../support/health.ts';
-import { type Api, expectOn, REQUEST_TIMEOUT_MS, type Reply } from '../support/http.ts';
+import { type Api, expectOn, type Reply } from '../support/http.ts';
 import { judgeBulk, observed, outcome } from '../support/judged.ts';
 import { CouldNotFinish, OutOfTimeError, rule, test } from '../support/rule.ts';
 import { transportFailure } from '../support/transport.ts';

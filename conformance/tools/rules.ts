@@ -1,9 +1,9 @@
 /**
- * `user-service-conformance rules [--json]`: the rule catalogue (rules.ts) as a table, or as JSON data
+ * `user-service-conformance rules [--json]`: the rule catalogue (rules/index.ts) as a table, or as JSON data
  * (id, level, section, title, spec, statements, needs, axes) for tools that pick rules to run.
  */
 import path from 'node:path';
-import { RULES } from '../rules.ts';
+import { RULES } from '../rules/index.ts';
 
 /** The catalogue as data: what a rule is, without where its test lives in this package. */
 export function catalogue() {

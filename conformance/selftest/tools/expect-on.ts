@@ -2,8 +2,10 @@
  * For selftest/failures.test.ts: expectOn's failures, through Playwright's own matchers. Prints, for
  * each case, whether it threw, the error's class and message, and which exchange it carries, as JSON.
  */
+
+import type { Exchange } from '../../support/exchange.ts';
 import { ExchangeFailure } from '../../support/failures.ts';
-import { type Exchange, expectOn, type Reply } from '../../support/http.ts';
+import { expectOn, type Reply } from '../../support/http.ts';
 
 function replyWith(status: number, curl: string): Reply {
   const text = '<result>failure</result>';

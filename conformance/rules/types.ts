@@ -1,39 +1,8 @@
 /**
- * The rule catalogue: every check the suite makes, as data, one record per rule with named fields,
- * declared area by area in rules/<area>.ts (the section and the spec file once per area) and gathered
- * here in `RULES` (`Rule`). Stable ids (never reuse or renumber one), an RFC 2119 level, the section of the spec it
- * comes from, the sentence it checks, the anchors of the statements of docs/SPEC.md (in the
- * user-service repository) that it checks, the axes it covers and the spec file whose test checks it.
- *
- * - MUST: what SPEC.md states. A failure fails the run.
- * - SHOULD: sound HTTP practice the spec implies. A failure is a warning; the run still passes.
- * - INFO: what the spec leaves open ("not shown"). The suite records what the implementation does and
- *   never fails it.
- *
- * What a level does to an outcome is written once, in `statusOf`: the rule runner (support/rule.ts),
- * the reporter and the self-test use it.
+ * What a rule is (`Rule`): its level, section and axes, and what a level does to an outcome
+ * (`statusOf`). Below the areas (rules/<area>.ts) and the catalogue (rules/index.ts) that declare rules
+ * with them, so that neither imports the other.
  */
-import { COLLECTION } from './rules/collection.ts';
-import { DELETE } from './rules/delete.ts';
-import { DOMAINS } from './rules/domains.ts';
-import { EXACTNESS } from './rules/exactness.ts';
-import { EXPLORE } from './rules/explore.ts';
-import { FRESHNESS } from './rules/freshness.ts';
-import { GET } from './rules/get.ts';
-import { HEAD } from './rules/head.ts';
-import { HTTP_PRACTICE } from './rules/http-practice.ts';
-import { IDENTITY } from './rules/identity.ts';
-import { LIST } from './rules/list.ts';
-import { OPEN_POINTS } from './rules/open-points.ts';
-import { OPTIONS } from './rules/options.ts';
-import { POST } from './rules/post.ts';
-import { PUT } from './rules/put.ts';
-import { RACE } from './rules/race.ts';
-import { REPRESENTATIONS } from './rules/representations.ts';
-import { SEQUENCE } from './rules/sequence.ts';
-import { SIZE } from './rules/size.ts';
-import { WORKERS } from './rules/workers.ts';
-
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
 
 /**
@@ -110,48 +79,4 @@ export interface Rule {
   axes?: readonly Axis[];
   /** The spec file whose `rule(id, …)` test checks it, relative to the package's source folder. */
   file: `tests/${string}.spec.ts`;
-}
-
-/** Every rule, area by area (conformance/rules/<area>.ts: the section and spec file declared once per area). */
-export const RULES: readonly Rule[] = [
-  ...COLLECTION,
-  ...LIST,
-  ...GET,
-  ...PUT,
-  ...POST,
-  ...DELETE,
-  ...OPTIONS,
-  ...HEAD,
-  ...REPRESENTATIONS,
-  ...SEQUENCE,
-  ...OPEN_POINTS,
-  ...DOMAINS,
-  ...WORKERS,
-  ...HTTP_PRACTICE,
-  ...RACE,
-  ...EXACTNESS,
-  ...IDENTITY,
-  ...SIZE,
-  ...FRESHNESS,
-  ...EXPLORE,
-];
-
-/**
- * Statements of docs/SPEC.md that no rule checks, and why. The self-test fails on a statement that has
- * neither a rule nor a reason here (see tools/coverage.ts).
- */
-export const UNCHECKED: Readonly<Record<string, string>> = {
-  'SCOPE-1': 'describes what the document covers; the statements below are the ones checked',
-  'AUTH-1':
-    'nothing to check: the suite sends no credentials, so every rule would fail on a service that required some',
-  'EVT-1': 'nothing is specified that a client could observe',
-  'VER-1': 'every rule addresses the unversioned paths; there is no versioned alternative to tell apart',
-};
-
-export const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((rule) => [rule.id, rule]));
-
-export function ruleById(id: string): Rule {
-  const rule = RULES_BY_ID.get(id);
-  if (!rule) throw new Error(`unknown rule id ${id}`);
-  return rule;
 }
