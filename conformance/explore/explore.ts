@@ -8,8 +8,9 @@
  * Everything random comes from one seed: `--seed N` sends the same operations.
  */
 
+import { sectionBNotServed } from '../model/fixtures.ts';
 import { type AppRace, appRaceRound, RACE_PATTERNS } from './app-race.ts';
-import { appSequenceSource, asyncTimeoutMs, type Created } from './apps.ts';
+import { appRequest, appSequenceSource, asyncTimeoutMs, type Created, createdId } from './apps.ts';
 import { now, send } from './client.ts';
 import {
   CORRUPTED,
@@ -135,6 +136,34 @@ const sameFailure = (result: SequenceResult, sig: Signature) =>
     (d) => signatureKey(d.signature) === signatureKey(sig),
   );
 
+/**
+ * Why section B is not explored, when the implementation does not create domains and workers as the suite
+ * does (`POST /apps/{app_id}/domains {"hostname"}`, `…/workers {"command"}`: the spec names no way to):
+ * read as the APP-* rules read it (support/apps.ts, their skip), never as a defect. Undefined when it does;
+ * what the probe created is removed. No value is drawn from the run's generators: seeds replay as before.
+ */
+async function sectionBUnserved(baseUrl: string): Promise<string | undefined> {
+  const app = `explore-probe-${Date.now().toString(36)}`;
+  for (const [kind, op] of [
+    ['domains', { kind: 'D-CREATE', hostname: `${app}.explore.example`, app }],
+    ['workers', { kind: 'W-CREATE', command: `${app}-command`, app }],
+  ] as const) {
+    const { observation } = await send(baseUrl, appRequest(op));
+    const served = observation !== undefined && observation.status >= 200 && observation.status <= 299;
+    const id = served ? createdId(observation.body) : undefined;
+    if (!served)
+      return `${sectionBNotServed(kind, observation?.status ?? 0)}: section B not explored (the APP-* rules skip it alike)`;
+    if (id === undefined)
+      return `section B fixture: POST /apps/{app_id}/${kind} answered no object with an id: section B not explored (the APP-* rules skip it alike)`;
+    await send(baseUrl, {
+      method: 'DELETE',
+      path: `/apps/${encodeURIComponent(app)}/${kind}/${encodeURIComponent(id)}`,
+      headers: {},
+    });
+  }
+  return undefined;
+}
+
 export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const log = options.log ?? (() => {});
   const root = rng(options.seed);
@@ -166,7 +195,9 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         });
   };
   const asyncMs = options.asyncTimeoutMs;
-  const sectionB = options.sectionB ?? true;
+  const unserved = options.sectionB === false ? undefined : await sectionBUnserved(targets.shared);
+  if (unserved) notes.push(unserved);
+  const sectionB = options.sectionB !== false && unserved === undefined;
   const stopInstance = async () => {
     await instance?.stop().catch(() => undefined);
     instance = undefined;

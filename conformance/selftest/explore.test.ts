@@ -799,6 +799,27 @@ describe('explorer: against the self-test implementation', function () {
     expect(result.stats.rounds).to.be.greaterThan(2);
   });
 
+  it('explores section A only, saying why, when the implementation serves no section B (as the APP-* rules skip it)', async () => {
+    const sectionA = `${command()} --no-apps 1`;
+    const shared = await startCommandInstance(sectionA);
+    try {
+      const result = await explore({
+        seed: 5,
+        sequentialMs: 3000,
+        concurrentMs: 3000,
+        clients: 4,
+        targets: { shared: shared.url, fresh: () => startCommandInstance(sectionA) },
+      });
+      expect(result.defects.map((d) => d.title)).to.deep.equal([]);
+      expect(result.notes.join('\n')).to.match(
+        /^section B fixture: POST \/apps\/\{app_id\}\/domains \{"hostname"\} answered 404; the suite creates domains that way \(see README\): section B not explored/m,
+      );
+      expect(result.stats.steps).to.be.greaterThan(20);
+    } finally {
+      await shared.stop();
+    }
+  });
+
   it('its client shows the bytes after the headers of a HEAD answer, and a body byte for byte', async () => {
     const seen = (defect: string | undefined) =>
       withInstance(defect, async (instance) => {

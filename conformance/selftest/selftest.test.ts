@@ -336,6 +336,25 @@ describe('conformance suite self-test', () => {
       },
     );
 
+  if (inTier(false))
+    caseOf(
+      'an implementation of section A only (every /apps path 404): no MUST failure; the APP-* rules skipped and the explorer kept to section A, both saying why',
+      () => runSuite({ CONFORMANCE_START_COMMAND: command(undefined, ' --no-apps 1'), ...BRIEF_EXPLORER }),
+      (run) => {
+        expect(run.summary.counts.failed, run.output).to.equal(0);
+        const fixture = /^section B fixture: POST \/apps\/\{app_id\}\/(domains|workers) .* answered 404/;
+        for (const rule of run.summary.rules.filter((r) => r.id.startsWith('APP-')))
+          expect(`${rule.id} ${rule.status} ${rule.reason ?? ''}`).to.match(
+            new RegExp(`^${rule.id} skipped ${fixture.source.slice(1)}`),
+          );
+        for (const id of EXPLORATION_RULES) {
+          const rule = run.summary.rules.find((r) => r.id === id);
+          expect(rule?.status).to.equal('passed');
+          expect(rule?.observations?.join('\n')).to.match(/: section B not explored/);
+        }
+      },
+    );
+
   // The longest runs first, so that the runs started ahead of their turn end together.
   // --- Compound implementations (issue 32): several defects at once, each declared in impl/defects.mjs
   // (COMPOUNDS) by its signature. The whole suite, with its default settings: the report lists exactly

@@ -3,6 +3,7 @@
  * `POST /apps/{app_id}/domains {"hostname"}` and `POST /apps/{app_id}/workers {"command"}` (see the
  * README) and skips the rules, with the reason, when an implementation cannot create them that way.
  */
+import { sectionBNotServed } from '../model/fixtures.ts';
 import { ExchangeFailure } from './failures.ts';
 import { type Reply, randomText, show } from './http.ts';
 import { type AppOp, appPath, stepApp } from './judged.ts';
@@ -33,10 +34,6 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function fixtureSkip(kind: string, field: string, reply: Reply): string {
-  return `section B fixture: POST /apps/{app_id}/${kind} {"${field}"} answered ${reply.status}; the suite creates ${kind} that way (see README)`;
-}
-
 export const ok = (reply: Reply) => reply.status >= 200 && reply.status <= 299;
 
 export interface Created {
@@ -54,13 +51,12 @@ export async function create(
   payload: Json,
 ): Promise<Created> {
   // Judged by the model (support/judged.ts): a create whose answer disagrees is a finding of the rule.
-  const field = Object.keys(payload)[0] as string;
   const op: AppOp =
     kind === 'domains'
       ? { kind: 'domain-create', app, hostname: String(payload.hostname) }
       : { kind: 'worker-create', app, command: String(payload.command) };
   const { reply, id } = await stepApp(ctx.api, op);
-  if (!ok(reply)) ctx.skip(fixtureSkip(kind, field, reply));
+  if (!ok(reply)) ctx.skip(sectionBNotServed(kind, reply.status));
   let body: unknown;
   try {
     body = JSON.parse(reply.text);

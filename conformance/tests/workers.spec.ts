@@ -1,14 +1,6 @@
 // SPEC.md B: the asynchronous case, on workers (202 with {}, the resource removed afterwards).
-import {
-  ASYNC_TIMEOUT_MS,
-  createWorker,
-  fixtureSkip,
-  isObject,
-  type Json,
-  jsonOf,
-  newApp,
-  ok,
-} from '../support/apps.ts';
+import { sectionBNotServed } from '../model/fixtures.ts';
+import { ASYNC_TIMEOUT_MS, createWorker, isObject, type Json, jsonOf, newApp, ok } from '../support/apps.ts';
 import { expectOn } from '../support/http.ts';
 import { appPath, awaitRemoval, stepApp } from '../support/judged.ts';
 import { rule, test } from '../support/rule.ts';
@@ -17,7 +9,7 @@ test(
   ...rule('APP-WRK-01', async (ctx) => {
     const app = newApp();
     const { reply } = await stepApp(ctx.api, { kind: 'worker-create', app, command: 'conformance-check' });
-    if (!ok(reply)) ctx.skip(fixtureSkip('workers', 'command', reply));
+    if (!ok(reply)) ctx.skip(sectionBNotServed('workers', reply.status));
     let body: unknown;
     try {
       body = JSON.parse(reply.text);

@@ -9,7 +9,7 @@
 // timestamps with a +00:00 offset).
 //
 // Usage: node server.mjs --port 8080 [--data DIR] [--defect NAME] [--shutdown-delay MS] [--ignore-sigterm 1]
-//        [--lifetime MS] [--put-delay MS] [--write-delay MS] [--drop-reused-put N]
+//        [--lifetime MS] [--put-delay MS] [--write-delay MS] [--drop-reused-put N] [--no-apps 1]
 // --shutdown-delay: after SIGTERM, keep serving for MS before closing (a slow graceful shutdown);
 // --ignore-sigterm: ignore SIGTERM altogether (only SIGKILL stops it); --lifetime MS: exit after MS
 // whatever happens (for a self-test case that leaves it where the suite cannot stop it); --put-delay MS:
@@ -17,7 +17,8 @@
 // request but GET, HEAD and OPTIONS takes MS longer (a slow but correct implementation);
 // --drop-reused-put N: every Nth PUT that comes on a connection already used is not read, the connection
 // closed: the transport race a client too busy to retire a kept-alive connection the server closed idle
-// meets (the request goes out as the connection closes), made every N such PUTs; correct.
+// meets (the request goes out as the connection closes), made every N such PUTs; correct; --no-apps: no
+// section B (every /apps path answers 404), as an implementation of section A only.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -461,7 +462,7 @@ const server = http.createServer(async (req, res) => {
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     if (parts[0] === 'UserService' && parts[1] === 'users' && parts.length <= 3)
       return await handleUsers(req, res, parts[2]);
-    if (parts[0] === 'apps' && parts.length >= 3 && parts.length <= 4)
+    if (parts[0] === 'apps' && !opts['no-apps'] && parts.length >= 3 && parts.length <= 4)
       return await handleApps(req, res, parts);
     return send(res, 404, 'text/plain', 'not found');
   } catch (err) {
