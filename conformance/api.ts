@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RuleOutcome, RuleStatus, Summary } from './reporter.ts';
+import type { RuleOutcome, RuleStatus, Summary } from './report/summary.ts';
 import { EXIT, type ExitCode, exitCodeOf } from './support/exit-codes.mjs';
 import { linkLatest, newRunFolder } from './support/run-folder.mjs';
 

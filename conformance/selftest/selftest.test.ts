@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { signatureKey } from '../model/signature.ts';
-import type { Summary } from '../reporter.ts';
+import type { Summary } from '../report/summary.ts';
 import { RULES, ruleById, statusOf } from '../rules.ts';
 import { freePort, waitUntilAnswering } from '../support/target.ts';
 import { parseXml } from '../support/xml.ts';

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { statusLabel } from '../report/labels.ts';
-import type { Summary } from '../reporter.ts';
+import type { Summary } from '../report/summary.ts';
 
 export interface Badge {
   schemaVersion: 1;
