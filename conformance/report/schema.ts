@@ -107,7 +107,7 @@ export function schemaProblems(schema: Schema, value: unknown, root: Schema = sc
 
 let schema: Schema | undefined;
 
-/** summary.schema.json: beside report/ in a clone, two folders up from dist/report/ in an installed package. */
+/** summary.schema.json: one folder up in a clone, two from dist/report/ in an installed package. */
 function summarySchema(): Schema {
   if (schema) return schema;
   const here = path.dirname(fileURLToPath(import.meta.url));

@@ -19,7 +19,7 @@ export function ajvProblems(summary: unknown): string[] {
   return (ajvValidate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
 }
 
-/** Throws, listing what is wrong, when `summary` does not match summary.schema.json, or when Ajv and report/schema.ts disagree. */
+/** Throws, saying what is wrong, unless `summary` matches summary.schema.json and both checks say so. */
 export function validateSummary(summary: unknown, what = 'summary.json'): void {
   const ours = summaryProblems(summary);
   const theirs = ajvProblems(summary);
