@@ -27,16 +27,10 @@ export {
   showUser,
   unreadableBody,
 } from './judge.ts';
+export { type DefectName, moreThanOneSuccess, NAMED_DEFECTS, named } from './named-defects.ts';
 export { type Observed, observe, type RawAnswer, type SeenBody, type SeenUser } from './observe.ts';
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
-export {
-  type Aspect,
-  type Disagreement,
-  disagreement,
-  moreThanOneSuccess,
-  type Signature,
-  signatureKey,
-} from './signature.ts';
+export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';
 export {
   canonicalId,
   DEFAULT_USER_ID,
