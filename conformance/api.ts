@@ -15,7 +15,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RuleOutcome, RuleStatus, Summary } from './reporter.ts';
+import { readSummary } from './report/schema.ts';
+import type { RuleOutcome, RuleStatus, Summary } from './report/summary.ts';
 import { EXIT, type ExitCode, exitCodeOf } from './support/exit-codes.mjs';
 import { linkLatest, newRunFolder } from './support/run-folder.mjs';
 
@@ -145,7 +146,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   if (code === EXIT.usage)
     throw new ConformanceUsageError(output.trim().split('\n')[0] ?? 'usage error', output);
   const file = path.join(reportDir, 'summary.json');
-  const summary = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Summary) : undefined;
+  const summary = fs.existsSync(file) ? readSummary(file) : undefined;
   if (!summary) throw new Error(`the conformance run wrote no report (exit code ${code}):\n${output}`);
   return { ...summary, exitCode: exitCodeOf(summary), reportDir, output };
 }

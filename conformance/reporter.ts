@@ -1,8 +1,8 @@
 /**
- * Turns the run into the conformance verdict: one entry per catalogue rule (passed, failed, skipped,
- * not selected, could not set up, expected failure or unexpectedly passing, with the reason, the exchange
- * that decided a failure, and the spec statements it checks), written as summary.json (its schema:
- * summary.schema.json), and rendered by report/ into summary.md, junit.xml (by level) and index.html in
+ * Collects the run into the report data of report/summary.ts, which judges it: one entry per catalogue
+ * rule (passed, failed, skipped, not selected, could not set up, expected failure or unexpectedly passing,
+ * with the reason, the exchange that decided a failure, and the spec statements it checks), written as
+ * summary.json (its schema: summary.schema.json), and rendered by report/ into summary.md, junit.xml (by level) and index.html in
  * the report folder, plus an optional counts file for a CI tally. A failed SHOULD is a warning, and so
  * is a stop that needed SIGKILL: the run's status is overridden to "passed" unless a MUST rule failed
  * that --expect does not list, or the run broke (the target never answered). While the run goes, a rule
@@ -14,83 +14,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import type { Signature } from './model/signature.ts';
-import { type Defect, defectsOf } from './report/defects.ts';
 import { workflowCommands } from './report/github.ts';
 import { renderHtml } from './report/html.ts';
 import { renderJunit } from './report/junit.ts';
 import { renderMarkdown } from './report/markdown.ts';
+import {
+  countsOf,
+  expectationsOf,
+  metMust,
+  type RuleOutcome,
+  type Summary,
+  signaturesIn,
+  verdictOf,
+  withDefects,
+  withExpectation,
+} from './report/summary.ts';
 import { renderVerdictTable } from './report/terminal.ts';
-import { failureFailsRun, type Level, RULES, statusOf } from './rules/index.ts';
+import { RULES, statusOf } from './rules/index.ts';
 import type { Exchange } from './support/exchange.ts';
-
-export type RuleStatus =
-  | 'passed'
-  | 'failed'
-  | 'skipped'
-  /** Left out of this run by --grep (or another selection): not checked, and no part of the verdict. */
-  | 'not selected'
-  /** Its own set-up step failed (an annotation `setup-error` from support/rule.ts): not checked. */
-  | 'could not set up'
-  /** It stopped before it could check (out of time, no answer, the implementation exited): not checked. */
-  | 'could not finish'
-  /** Failed, and listed by --expect: does not fail the run. */
-  | 'expected failure'
-  /** Listed by --expect, yet passed: the list is out of date (a warning). */
-  | 'unexpectedly passing';
-
-export interface RuleOutcome {
-  id: string;
-  level: Level;
-  section: string;
-  title: string;
-  spec: string;
-  /** Anchors of docs/SPEC.md the rule checks. */
-  statements: readonly string[];
-  status: RuleStatus;
-  reason?: string;
-  observations?: string[];
-  /** What went wrong around the rule without failing it: a stop of its instance that needed SIGKILL. */
-  warnings?: string[];
-  /** The reason --expect gives for a rule known to fail. */
-  expected?: string;
-  /** The request and answer that decided a failure, and a curl line that replays the request. */
-  exchange?: Exchange;
-  /** What the rule's disagreements with the model were about (model/signature.ts): grouped into defects. */
-  signatures?: Signature[];
-  /** The defect (`D1`) this rule fails because of, when an earlier rule already named it. */
-  defect?: string;
-}
-
-export interface Summary {
-  suite: { name: string; version: string };
-  spec: { revision: string };
-  /** The implementation's name: --name, else the target. */
-  name: string;
-  target: string;
-  /** Over the rules selected: `incomplete`: no MUST rule failed, but some were skipped (not checked). */
-  verdict: 'conforms' | 'incomplete' | 'does not conform';
-  generatedAt: string;
-  /** warnings: failed SHOULD rules plus rules with a warning (a forced stop). */
-  counts: {
-    passed: number;
-    failed: number;
-    skipped: number;
-    warnings: number;
-    notSetUp: number;
-    notFinished: number;
-    expectedFailures: number;
-    unexpectedPasses: number;
-    /** Rules of the catalogue this run did not select (--grep). */
-    notSelected?: number;
-  };
-  /** Where statement anchors link to (from --spec-url), if given. */
-  specUrl?: string;
-  errors: string[];
-  /** The failing rules grouped by the signatures of their disagreements (report/defects.ts). */
-  defects: Defect[];
-  rules: RuleOutcome[];
-}
 
 interface Options {
   outputDir?: string;
@@ -116,51 +57,6 @@ function manifest(): { name: string; version: string; specRevision: string } {
     if (up === dir) return { name: 'user-service-conformance', version: 'unknown', specRevision: 'unknown' };
     dir = up;
   }
-}
-
-/** Reads an --expect file: `{"USR-PUT-03": "why", ...}`; unknown rule ids are an error. */
-export function readExpectations(file: string): Map<string, string> {
-  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
-  if (!data || typeof data !== 'object' || Array.isArray(data))
-    throw new Error(`${file}: expected an object {"RULE-ID": "reason", ...}`);
-  const known = new Set(RULES.map((r) => r.id));
-  const out = new Map<string, string>();
-  for (const [id, reason] of Object.entries(data)) {
-    if (!known.has(id)) throw new Error(`${file}: ${id} is not a rule of this suite`);
-    if (typeof reason !== 'string' || !reason.trim())
-      throw new Error(`${file}: ${id} needs a reason (a string)`);
-    out.set(id, reason);
-  }
-  return out;
-}
-
-/**
- * The signatures a rule's `signature` annotations carry (support/rule.ts): those of its level's
- * concern (a SHOULD disagreement does not explain a MUST rule's failure), each once.
- */
-function signaturesIn(annotations: Array<{ type: string; description?: string }>, level: Level): Signature[] {
-  const out = new Map<string, Signature>();
-  for (const a of annotations) {
-    if (a.type !== 'signature' || !a.description) continue;
-    try {
-      const { operation, aspect, seen, level: found } = JSON.parse(a.description);
-      if (found === 'SHOULD' && level === 'MUST') continue;
-      out.set(`${operation}|${aspect}|${seen}`, { operation, aspect, seen });
-    } catch {}
-  }
-  return [...out.values()];
-}
-
-/** Whether the rule met a defect of level MUST (a signature annotation, support/rule.ts). */
-function metMust(annotations: Array<{ type: string; description?: string }>): boolean {
-  return annotations.some((a) => {
-    if (a.type !== 'signature' || !a.description) return false;
-    try {
-      return JSON.parse(a.description).level === 'MUST';
-    } catch {
-      return false;
-    }
-  });
 }
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
@@ -201,7 +97,8 @@ export default class ConformanceReporter implements Reporter {
     this.expectations = new Map();
     if (options.expectFile) {
       try {
-        this.expectations = readExpectations(options.expectFile);
+        const file = options.expectFile;
+        this.expectations = expectationsOf(JSON.parse(fs.readFileSync(file, 'utf8')), file);
       } catch (err) {
         this.errors.push(`--expect: ${(err as Error).message}`);
       }
@@ -252,14 +149,7 @@ export default class ConformanceReporter implements Reporter {
 
   /** The outcome, then what --expect says of it. */
   private outcome(rule: (typeof RULES)[number]): RuleOutcome {
-    const found = this.observed(rule);
-    const expected = this.expectations.get(rule.id);
-    if (expected === undefined) return found;
-    if (found.status === 'failed' || found.status === 'could not set up')
-      return { ...found, status: 'expected failure', expected };
-    if (found.status === 'passed' && statusOf(rule.level, 'failed') !== 'info')
-      return { ...found, status: 'unexpectedly passing', expected };
-    return { ...found, expected };
+    return withExpectation(this.observed(rule), this.expectations.get(rule.id));
   }
 
   private observed(rule: (typeof RULES)[number]): RuleOutcome {
@@ -351,28 +241,8 @@ export default class ConformanceReporter implements Reporter {
       this.errors.push(
         `${unrun.length} selected rule(s) did not run: ${unrun.slice(0, 5).join(', ')}${unrun.length > 5 ? ', …' : ''}`,
       );
-    const outcomes = RULES.map((rule) => this.outcome(rule));
-    const { defects, byRule } = defectsOf(outcomes);
-    const rules = outcomes.map((r) => (byRule.has(r.id) ? { ...r, defect: byRule.get(r.id) as string } : r));
-    const must = (status: RuleStatus) =>
-      rules.filter((r) => r.status === status && failureFailsRun(r.level)).length;
-    const mustFailed = rules.filter((r) => statusOf(r.level, r.status) === 'failed').length;
-    const counts = {
-      passed: rules.filter((r) => r.status === 'passed').length,
-      failed: mustFailed,
-      skipped: rules.filter((r) => r.status === 'skipped').length,
-      warnings: rules.filter(
-        (r) =>
-          statusOf(r.level, r.status) === 'warning' ||
-          r.status === 'unexpectedly passing' ||
-          r.warnings?.length,
-      ).length,
-      notSetUp: rules.filter((r) => r.status === 'could not set up').length,
-      notFinished: rules.filter((r) => r.status === 'could not finish').length,
-      expectedFailures: rules.filter((r) => r.status === 'expected failure').length,
-      unexpectedPasses: rules.filter((r) => r.status === 'unexpectedly passing').length,
-      notSelected: rules.filter((r) => r.status === 'not selected').length,
-    };
+    const { defects, rules } = withDefects(RULES.map((rule) => this.outcome(rule)));
+    const counts = countsOf(rules);
     // The implementation exited or stopped answering during the run (support/global-setup.ts): the run broke.
     for (const what of [process.env.CONFORMANCE_TARGET_EXITED, process.env.CONFORMANCE_TARGET_STALLED])
       if (what && !this.errors.includes(what)) this.errors.push(what);
@@ -382,13 +252,7 @@ export default class ConformanceReporter implements Reporter {
       process.env.CONFORMANCE_RESOLVED_DESCRIPTION ||
       process.env.CONFORMANCE_BASE_URL ||
       'unresolved (the target never answered)';
-    // An expected MUST failure is still a MUST failure: the verdict says so, the exit code does not.
-    const verdict: Summary['verdict'] =
-      mustFailed > 0 || must('expected failure') > 0 || broken
-        ? 'does not conform'
-        : must('skipped') + must('could not set up') + must('could not finish') > 0
-          ? 'incomplete'
-          : 'conforms';
+    const verdict = verdictOf(rules, broken);
     const summary: Summary = {
       suite: { name: suiteName, version },
       spec: { revision: specRevision },

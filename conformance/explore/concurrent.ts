@@ -4,7 +4,7 @@
  * history; the history is checked, id by id, for linearizability against the model.
  */
 
-import { moreThanOneSuccess } from '../model/index.ts';
+import { moreThanOneSuccess, NAMED_DEFECTS } from '../model/index.ts';
 import { send, type TimedExchange } from './client.ts';
 import {
   checkHistory,
@@ -146,17 +146,9 @@ function sequentialModel(ids: readonly string[]): SequentialModel<Held, Concrete
 }
 
 /** The signature of every race (the model's, as the hand-written race rules report it). */
-export const LOST_UPDATE: Signature = {
-  operation: 'write',
-  aspect: 'lost-update',
-  seen: 'a write answered success was lost',
-};
+export const LOST_UPDATE: Signature = NAMED_DEFECTS.lostUpdate.signature;
 /** The signature of a service that fails every request after concurrent writes. */
-export const CORRUPTED: Signature = {
-  operation: 'service',
-  aspect: 'corrupted',
-  seen: 'requests fail for good after concurrent writes',
-};
+export const CORRUPTED: Signature = NAMED_DEFECTS.corrupted.signature;
 
 export interface RoundVerdict {
   ok: boolean;

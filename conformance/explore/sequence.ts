@@ -4,10 +4,10 @@
  */
 import {
   adoptList,
-  disagreement,
   type Expected,
   judgeRestart,
   judgeWrite,
+  named,
   observeUsers,
   type ReadBack,
   type SeenUser,
@@ -213,10 +213,8 @@ export async function sendAndJudge(
   const id = concrete.target ?? '';
   if (served(exchange))
     judged.disagreements.push(
-      disagreement(
-        'worker removal',
-        'state-change',
-        'still served',
+      named(
+        'workerStillServed',
         `the worker ${id}, whose DELETE was accepted (202), is still served ${Math.round(now() - began)} ms later (B-6: it is eventually no longer served; CONFORMANCE_ASYNC_TIMEOUT_MS sets how long the explorer waits)`,
       ),
     );

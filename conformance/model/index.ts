@@ -17,16 +17,10 @@ export { apply, type BodyRule, type Expected, type StatusRule } from './answers.
 export { type Choices, noChoices } from './choices.ts';
 export { adopt, adoptList, judgeRestart, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
 export { headBody, judge, judgeBytes, OPERATIONS_BYTES, RESULT_BYTES, unreadableBody } from './judge.ts';
+export { type DefectName, moreThanOneSuccess, NAMED_DEFECTS, named } from './named-defects.ts';
 export { type Observed, observe, type RawAnswer, type SeenBody, type SeenUser } from './observe.ts';
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
-export {
-  type Aspect,
-  type Disagreement,
-  disagreement,
-  moreThanOneSuccess,
-  type Signature,
-  signatureKey,
-} from './signature.ts';
+export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';
 export {
   canonicalId,
   DEFAULT_USER_ID,

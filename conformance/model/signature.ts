@@ -44,11 +44,3 @@ export function disagreement(
 ): Disagreement {
   return { signature: { operation, aspect, seen }, message, level };
 }
-
-/**
- * Two writes of one id at once both answered success where the spec lets one only (a second create,
- * a second delete): a check and a change that concurrent requests interleave. The hand-written race
- * rules (support/judged.ts) and the concurrent explorer name it alike.
- */
-export const moreThanOneSuccess = (kind: 'PUT' | 'DELETE', message: string): Disagreement =>
-  disagreement(`concurrent ${kind}s of one id`, 'state-change', 'more than one success', message);

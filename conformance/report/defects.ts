@@ -4,6 +4,7 @@
  * it; a rule that fails only because of defects an earlier rule already named says so (`defect`).
  * Pure: rule outcomes in, defects out.
  */
+import { namedTitle } from '../model/named-defects.ts';
 import type { Signature } from '../model/signature.ts';
 import { signatureKey } from '../model/signature.ts';
 import { type Level, statusOf } from '../rules/index.ts';
@@ -64,6 +65,8 @@ export function signaturesOf(rule: FailingRule): Signature[] {
 
 /** A title that stays the same from run to run: it says what the signature says, in words. */
 export function titleOf(s: Signature): string {
+  const named = namedTitle(s);
+  if (named) return named;
   switch (s.aspect) {
     case 'result-word':
       return s.operation === 'write'
@@ -73,14 +76,8 @@ export function titleOf(s: Signature): string {
       return `${s.operation}s are labelled \`${s.seen}\``;
     case 'state-change':
       return `${s.operation}: ${s.seen}`;
-    case 'other-record-touched':
-      return 'a write changes or removes another user than the one it addresses';
     case 'default-user':
       return `a fresh service: ${s.seen}`;
-    case 'lost-update':
-      return 'lost update: a write answered success under concurrent writes is not stored';
-    case 'corrupted':
-      return 'state corrupted by concurrent writes: requests fail under them, or for good afterwards';
     case 'status':
       return `${s.operation} answers status ${s.seen}`;
     case 'unclassified':

@@ -6,8 +6,8 @@
  * the verdict a `::notice`. The CLI prints them on stdout when GITHUB_ACTIONS=true and appends summary.md
  * to $GITHUB_STEP_SUMMARY (https://docs.github.com/actions/reference/workflow-commands-for-github-actions).
  */
-import type { Summary } from '../reporter.ts';
-import { counted, notChecked, type ReportData, type ReportRule, VERDICT_MEANING } from './labels.ts';
+import { counted, notChecked, VERDICT_MEANING } from './labels.ts';
+import type { RuleOutcome, Summary } from './summary.ts';
 
 // The escapes the runner reads back: data loses %, CR and LF; a property also : and ,.
 const data = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -16,7 +16,7 @@ const property = (text: string) => data(text).replace(/:/g, '%3A').replace(/,/g,
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
 
 /** The annotation a rule gets, if any: its level and why. */
-export function annotationOf(r: ReportRule): { level: AnnotationLevel; why: string } | undefined {
+export function annotationOf(r: RuleOutcome): { level: AnnotationLevel; why: string } | undefined {
   const kind = counted(r);
   if (kind === 'failed') return { level: 'error', why: 'MUST rule failed' };
   if (kind === 'warning') return { level: 'warning', why: 'SHOULD rule failed (a warning: the run passes)' };
@@ -26,16 +26,16 @@ export function annotationOf(r: ReportRule): { level: AnnotationLevel; why: stri
   return undefined;
 }
 
-function statementText(summary: Summary, r: ReportRule): string {
+function statementText(summary: Summary, r: RuleOutcome): string {
   const links = r.statements.map((s) => (summary.specUrl ? `${s} ${summary.specUrl}#${s}` : s));
   return `spec ${links.join(', ')}: ${r.spec}`;
 }
 
-export function workflowCommands(summary: ReportData): string[] {
+export function workflowCommands(summary: Summary): string[] {
   const lines: string[] = [];
   for (const error of summary.errors)
     lines.push(`::error title=${property('conformance run')}::${data(`the run broke: ${error}`)}`);
-  for (const r of summary.rules as ReportRule[]) {
+  for (const r of summary.rules) {
     const annotation = annotationOf(r);
     if (!annotation) continue;
     const message = [

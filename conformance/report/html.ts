@@ -6,16 +6,9 @@
  * stays beside it and is linked. A pure function: one self-contained HTML file, no script.
  */
 import type { Exchange } from '../support/exchange.ts';
-import {
-  counted,
-  notChecked,
-  type ReportData,
-  type ReportRule,
-  sectionRows,
-  statusLabel,
-  VERDICT_MEANING,
-} from './labels.ts';
+import { counted, notChecked, sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
 import { ruleNote } from './markdown.ts';
+import type { RuleOutcome, Summary } from './summary.ts';
 
 const esc = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -28,7 +21,7 @@ const VERDICT_CLASS: Record<string, string> = {
 };
 
 /** The CSS class of a rule's row: what its status counts as at its level. */
-function rowClass(r: ReportRule): string {
+function rowClass(r: RuleOutcome): string {
   const kind = counted(r);
   if (kind === 'failed') return 'bad';
   if (kind === 'warning' || r.status === 'unexpectedly passing') return 'warn';
@@ -47,7 +40,7 @@ function exchangeBlock(e: Exchange): string {
 <details><summary>the exchange that decided it</summary><pre>${esc(request.join('\n'))}</pre><p>answer${cut}:</p><pre>${esc(response.join('\n'))}</pre></details>`;
 }
 
-function ruleRow(data: ReportData, r: ReportRule): string {
+function ruleRow(data: Summary, r: RuleOutcome): string {
   const statements = r.statements
     .map((s) => (data.specUrl ? `<a href="${esc(`${data.specUrl}#${s}`)}">${esc(s)}</a>` : esc(s)))
     .join(', ');
@@ -56,7 +49,7 @@ function ruleRow(data: ReportData, r: ReportRule): string {
 <td>${esc(r.title)}<div class="statements">${statements}</div>${note ? `<div class="note">${esc(note).replace(/\n/g, '<br>')}</div>` : ''}${r.exchange ? exchangeBlock(r.exchange) : ''}</td></tr>`;
 }
 
-export function renderHtml(data: ReportData, options: { playwrightReport?: string } = {}): string {
+export function renderHtml(data: Summary, options: { playwrightReport?: string } = {}): string {
   const { counts } = data;
   const sections = sectionRows(data);
   const defects = data.defects?.length

@@ -7,8 +7,8 @@
  * run itself (the target never answered) are an <error> of a testcase `conformance run`. Rules that
  * --grep did not select are left out. Checked against the Jenkins JUnit schema by the self-test.
  */
-import type { Summary } from '../reporter.ts';
-import { counted, notChecked, type ReportData, type ReportRule, sectionRows } from './labels.ts';
+import { counted, notChecked, sectionRows } from './labels.ts';
+import type { RuleOutcome, Summary } from './summary.ts';
 
 // XML 1.0 has no place for most control characters, even escaped: they are dropped.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 forbids
@@ -23,7 +23,7 @@ const xml = (text: string) =>
 const attr = (text: string) => xml(text).replace(/\n/g, '&#10;');
 
 /** What a CI tool shows of a rule: the spec statements, the reason, the exchange's curl line. */
-function details(summary: Summary, r: ReportRule): string {
+function details(summary: Summary, r: RuleOutcome): string {
   return [
     `${r.id} [${r.level}] ${r.title}`,
     `spec: ${r.spec}`,
@@ -38,7 +38,7 @@ function details(summary: Summary, r: ReportRule): string {
     .join('\n');
 }
 
-function testcase(summary: Summary, r: ReportRule): string {
+function testcase(summary: Summary, r: RuleOutcome): string {
   const open = `    <testcase name="${attr(`${r.id} [${r.level}] ${r.title}`)}" classname="${attr(`user-service-conformance.${r.section}`)}">`;
   const body = xml(details(summary, r));
   const message = (text: string | undefined) => attr((text ?? '').split('\n')[0] ?? '');
@@ -60,12 +60,12 @@ function testcase(summary: Summary, r: ReportRule): string {
   return inner ? `${open}${inner}</testcase>` : `${open.slice(0, -1)}/>`;
 }
 
-export function renderJunit(summary: ReportData): string {
+export function renderJunit(summary: Summary): string {
   const run = summary.rules.filter((r) => (r.status as string) !== 'not selected');
   const suites = sectionRows(summary)
     .filter((s) => s.verdict !== 'not selected')
     .map((s) => {
-      const rules: ReportRule[] = run.filter((r) => r.section === s.section);
+      const rules: RuleOutcome[] = run.filter((r) => r.section === s.section);
       const failures = rules.filter((r) => counted(r) === 'failed').length;
       const errors = rules.filter((r) => notChecked(r.status)).length;
       const skipped = rules.filter((r) => r.status === 'skipped' || r.status === 'expected failure').length;

@@ -1,18 +1,10 @@
 /**
  * What every renderer of the report data shows the same way: a rule's status as its level counts it,
  * the verdict's meaning, the defects (when the report data has them) and a verdict per section. Pure
- * functions of the Summary (reporter.ts collects it; summary.schema.json describes it).
+ * functions of the Summary (report/summary.ts; summary.schema.json describes it).
  */
-import type { RuleOutcome, Summary } from '../reporter.ts';
 import { SECTIONS, statusOf } from '../rules/index.ts';
-import type { Defect } from './defects.ts';
-
-/** A defect: one cause behind failed rules, with the exchanges that show it (report/defects.ts). */
-export type ReportDefect = Defect;
-/** The report data as the renderers read it. */
-export type ReportData = Summary;
-/** A rule as the renderers read it: with the defect it fails because of, where the data names one. */
-export type ReportRule = RuleOutcome;
+import type { RuleOutcome, Summary, Verdict } from './summary.ts';
 
 const LABEL: Record<string, string> = {
   passed: '✅ passed',
@@ -39,13 +31,13 @@ export const counted = (rule: Pick<RuleOutcome, 'level' | 'status'>): string =>
 export const notChecked = (status: string): boolean =>
   status === 'could not set up' || status === 'could not finish';
 
-export const VERDICT_MEANING: Record<Summary['verdict'], string> = {
+export const VERDICT_MEANING: Record<Verdict, string> = {
   conforms: 'every MUST rule selected was checked and passed',
   incomplete: 'no MUST rule failed, but some were not checked: see the reasons',
   'does not conform': 'a MUST rule failed, or the run broke',
 };
 
-export type SectionVerdict = Summary['verdict'] | 'not selected';
+export type SectionVerdict = Verdict | 'not selected';
 
 export interface SectionRow {
   section: string;

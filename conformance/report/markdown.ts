@@ -5,7 +5,8 @@
  * where the spec is open. A pure function of the report data.
  */
 import type { Exchange } from '../support/exchange.ts';
-import { type ReportData, type ReportRule, sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
+import { sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
+import type { RuleOutcome, Summary } from './summary.ts';
 
 function cell(text: string | undefined): string {
   return (text ?? '').replace(/\|/g, '\\|').replace(/\n+/g, '<br>');
@@ -50,7 +51,7 @@ export function renderExchange(id: string, e: Exchange): string[] {
 }
 
 /** The note of a rule in its table: why it is what it is. */
-export function ruleNote(r: ReportRule): string {
+export function ruleNote(r: RuleOutcome): string {
   return [
     r.defect ? `fails because of ${r.defect}` : '',
     r.expected ? `expected to fail (--expect): ${r.expected}` : '',
@@ -62,7 +63,7 @@ export function ruleNote(r: ReportRule): string {
     .join('\n');
 }
 
-export function renderMarkdown(summary: ReportData): string {
+export function renderMarkdown(summary: Summary): string {
   const { counts } = summary;
   const notSelected = summary.rules.filter((r) => (r.status as string) === 'not selected').length;
   const out: string[] = [
@@ -128,7 +129,7 @@ export function renderMarkdown(summary: ReportData): string {
   );
   const run = sectionRows(summary).filter((s) => s.verdict !== 'not selected');
   for (const section of run.map((s) => s.section)) {
-    const rules: ReportRule[] = summary.rules.filter((r) => r.section === section);
+    const rules: RuleOutcome[] = summary.rules.filter((r) => r.section === section);
     out.push(
       `## ${section}`,
       '',

@@ -2,9 +2,10 @@
  * What the terminal shows at the end of a run, before the last line: a verdict table per section of the
  * spec, and the defects when the report data groups failures into defects. A pure function.
  */
-import { type ReportData, sectionRows, VERDICT_MEANING } from './labels.ts';
+import { sectionRows, VERDICT_MEANING } from './labels.ts';
+import type { Summary } from './summary.ts';
 
-export function renderVerdictTable(summary: ReportData): string {
+export function renderVerdictTable(summary: Summary): string {
   const head = ['Section', 'Rules', 'Passed', 'Failed', 'Warnings', 'Not checked', 'Verdict'];
   const all = sectionRows(summary);
   const rows = all

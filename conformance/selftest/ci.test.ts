@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { expect } from 'chai';
-import type { Summary } from '../reporter.ts';
+import type { Summary } from '../report/summary.ts';
 import { RULES } from '../rules/index.ts';
 import { EXIT } from '../support/exit-codes.mjs';
 import { REPORT_ROOT } from '../support/options.mjs';

@@ -39,7 +39,7 @@ import { script } from '../explore/render.ts';
 import { replay } from '../explore/sequence.ts';
 import { shrink, simpler } from '../explore/shrink.ts';
 import { FILL_BIG, FILL_SMALL, fillCount, freshPool, idClass, ownedPool } from '../explore/values.ts';
-import type { Summary } from '../reporter.ts';
+import type { Summary } from '../report/summary.ts';
 import { type Instance, startCommandInstance } from '../support/target.ts';
 import { suiteEnv } from './suite-env.ts';
 

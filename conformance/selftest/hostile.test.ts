@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type { RuleOutcome, Summary } from '../reporter.ts';
+import type { RuleOutcome, Summary } from '../report/summary.ts';
 import { RULES } from '../rules/index.ts';
 import { groupMembers } from '../support/process.ts';
 import { caseOf } from './ahead.ts';

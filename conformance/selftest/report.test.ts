@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { renderJunit } from '../report/junit.ts';
-import type { Summary } from '../reporter.ts';
+import type { Summary } from '../report/summary.ts';
 import { OPTIONS } from '../support/options.mjs';
 import { freePort, waitUntilAnswering } from '../support/target.ts';
 import { installPacked } from './pack.ts';

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { signatureKey } from '../model/signature.ts';
 import { parseXml } from '../model/xml.ts';
-import type { Summary } from '../reporter.ts';
+import type { Summary } from '../report/summary.ts';
 import { RULES, ruleById, statusOf } from '../rules/index.ts';
 import { freePort, waitUntilAnswering } from '../support/target.ts';
 import { coverage } from '../tools/coverage.ts';

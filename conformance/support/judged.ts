@@ -18,6 +18,7 @@ import {
   judgeRestart,
   judgeWrite,
   moreThanOneSuccess,
+  named,
   noChoices,
   type Observed,
   type Operation,
@@ -260,10 +261,8 @@ export async function step(api: Api, op: Operation, options: { form?: string } =
   if (touched.length && found.some(explainedByAnotherRecord)) {
     found = [
       ...found.filter((d) => !explainedByAnotherRecord(d)),
-      disagreement(
-        'write',
-        'other-record-touched',
-        'another user',
+      named(
+        'otherRecordTouched',
         `${expected.situation} ${word === undefined ? `answered ${reply.status}` : `answered ${word}`}, and changed another user instead: ${touched.join(', ')}`,
       ),
     ];
@@ -309,10 +308,8 @@ async function confirmLost(
   if (!holds || observed(again).status >= 500) return found;
   return found.map((d) =>
     d === missing
-      ? disagreement(
-          'write',
-          'lost-update',
-          'a write answered success was lost',
+      ? named(
+          'lostUpdate',
           `${d.message}; sent again, it held: the first was lost to a concurrent write (a lost update)`,
         )
       : d,
@@ -472,10 +469,8 @@ export function representationOf(exchange: Exchange | undefined): Disagreement |
 
 /** The signature of a service whose every request fails: whichever rule meets it, one defect. */
 const CORRUPTED = (answer: string) =>
-  disagreement(
-    'service',
+  named(
     'corrupted',
-    'requests fail for good after concurrent writes',
     `the service answers server errors under concurrent writes, or to every request after them (its state corrupted): ${answer}`,
   );
 
@@ -521,10 +516,8 @@ export async function judgeBulk(
               'user missing',
               `GET list leaves out ${showUser(seen.body.kind === 'user' ? seen.body.user : undefined)}, which GET by id serves (${missing.length} of ${created.length} users created missing)`,
             )
-          : disagreement(
-              'write',
-              'lost-update',
-              'a write answered success was lost',
+          : named(
+              'lostUpdate',
               `of ${created.length} concurrent PUTs of distinct ids answered success, ${missing.length} are not stored (user ${user.id} among them): lost updates`,
             ),
       ],
@@ -712,10 +705,8 @@ export async function awaitRemoval(
   if (is2xx(reply.status))
     model.add(
       [
-        disagreement(
-          'worker removal',
-          'state-change',
-          'still served',
+        named(
+          'workerStillServed',
           `the worker ${id}, whose DELETE was accepted (202), is still served ${ms} ms later (B-6: it is eventually no longer served; CONFORMANCE_ASYNC_TIMEOUT_MS sets how long the suite waits)`,
         ),
       ],

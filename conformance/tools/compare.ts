@@ -4,12 +4,15 @@
  * and each implementation's status, and the verdicts on top) and `badges/<name>.json` per implementation
  * (the shields.io endpoint format: https://shields.io/badges/endpoint-badge). Only what a rerun keeps the
  * same goes into the table (names, versions, verdicts, statuses; no times, ports or paths), so a
- * generated table can be checked for currency by comparing text.
+ * generated table can be checked for currency by comparing text. A file that is not a summary.json
+ * (summary.schema.json) is an error naming it, exit code 3 (could not run).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { statusLabel } from '../report/labels.ts';
-import type { Summary } from '../reporter.ts';
+import { readSummary } from '../report/schema.ts';
+import type { Summary } from '../report/summary.ts';
+import { EXIT } from '../support/exit-codes.mjs';
 
 export interface Badge {
   schemaVersion: 1;
@@ -126,14 +129,20 @@ function main(argv: string[]): number {
   }
   if (!out || files.length === 0) {
     console.error('usage: user-service-conformance compare SUMMARY.json... --out DIR [--title TEXT]');
-    return 2;
+    return EXIT.usage;
   }
-  const summaries = files.map((file) => JSON.parse(fs.readFileSync(file, 'utf8')) as Summary);
+  let summaries: Summary[];
+  try {
+    summaries = files.map(readSummary);
+  } catch (err) {
+    console.error(`compare: ${(err as Error).message}`);
+    return EXIT.couldNotRun;
+  }
   const names = summaries.map((s) => s.name);
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice) {
     console.error(`compare: two runs are named "${twice}": give each run its own --name`);
-    return 2;
+    return EXIT.usage;
   }
   fs.mkdirSync(path.join(out, 'badges'), { recursive: true });
   fs.writeFileSync(path.join(out, 'compare.md'), renderMarkdown(summaries, title));
