@@ -8,13 +8,17 @@
  * without a list); the list's commands in Redis (calls and mean time from INFO commandstats, the longest
  * from SLOWLOG), the longest other command and how often Redis lost its core meanwhile (a long command
  * while the machine's other processes had the core is the machine's time, not the command's); and the
- * single-user reads (req/s, p99, max, non-2xx). It asserts nothing; figures go to
+ * single-user reads (req/s, p99, max, non-2xx). Then, per build and at the sizes of
+ * BENCH_SCALE_OLD_DATA_SIZES, data from before the id index (the hash alone): the build starts on it, builds
+ * the index in steps while 8 connections read single users, and one list waits for the index: the steps
+ * (how many, the longest, how many ≥ 2 ms) and the reads beside. It asserts nothing; figures go to
  * reports/bench/scale.{json,md}.
  *
  * Env: BENCH_SCALE_SIZES (100000,1000000,5000000), BENCH_SCALE_OLD (commit of the older build, 719bca4 =
  * before issue 24; `none` to skip it), BENCH_SCALE_OLD_MAX (largest size the older build is run on,
  * 1000000: past that it needs gigabytes or cannot build its string at all), BENCH_SCALE_LISTS (3),
- * BENCH_SCALE_PARALLEL (10), BENCH_SCALE_PARALLEL_SIZES (1000000: the sizes listed that many at once), BENCH_SCALE_OLD_PARALLEL=1 (the older
+ * BENCH_SCALE_PARALLEL (10), BENCH_SCALE_PARALLEL_SIZES (1000000: the sizes listed that many at once),
+ * BENCH_SCALE_OLD_DATA_SIZES (1000000: the sizes run from data without the index), BENCH_SCALE_OLD_PARALLEL=1 (the older
  * build runs the lists at once too), BENCH_LOG_LEVEL (the servers' LOG_LEVEL, info), BENCH_SCALE_NODE_FLAGS
  * (node options for the servers, e.g. `--max-semi-space-size=16`; none by default), BENCH_SCALE_REDIS_NICE
  * (a nice value for the redis-server, e.g. -10: first in line for a core, as on a host of its own).
@@ -27,6 +31,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { freePort } from '../testing/free-port.ts';
+import { USER_KEYS } from '../server/src/users/keys.ts';
 import { range, storeUsers } from '../testing/seed-users.ts';
 import { fmtUpTo } from './format.ts';
 import { BUILT_SERVER_SCRIPT, LOG_LEVEL, OUT_DIR, ROOT } from './options.ts';
@@ -39,6 +44,7 @@ const LISTS = Number(process.env.BENCH_SCALE_LISTS || 3);
 const PARALLEL = Number(process.env.BENCH_SCALE_PARALLEL || 10);
 const PARALLEL_SIZES = (process.env.BENCH_SCALE_PARALLEL_SIZES || '1000000').split(',').map(Number);
 const OLD_PARALLEL = process.env.BENCH_SCALE_OLD_PARALLEL === '1';
+const OLD_DATA_SIZES = (process.env.BENCH_SCALE_OLD_DATA_SIZES || '1000000').split(',').map(Number);
 const NODE_FLAGS = (process.env.BENCH_SCALE_NODE_FLAGS || '').split(' ').filter(Boolean);
 const REDIS_NICE = process.env.BENCH_SCALE_REDIS_NICE;
 const READ_CONNECTIONS = 8;
@@ -72,6 +78,8 @@ interface PhaseFigures {
   listMeanUs: number;
   /** Times the kernel took Redis's core from it while it had work (its involuntary context switches). */
   redisPreempted: number;
+  /** The id index build's steps in the phase (data from before the index): how many, the longest, how many ≥ 2 ms. */
+  indexSteps?: { calls: number; longestMs: number; over2ms: number };
   reads: { reqPerSec: number; p99: number; max: number; non2xx: number; errors: number };
 }
 
@@ -143,16 +151,15 @@ async function phase(
   concurrent: number,
   sequential: number,
   rssIdle: number,
+  preemptedBefore = preemptions(redisPid),
+  /** The slow log and command statistics were reset before the server started (watchRedis): not again. */
+  watched = false,
 ): Promise<PhaseFigures> {
   let rssPeak = rssMiB(node.pid);
   const sampler = setInterval(() => {
     rssPeak = Math.max(rssPeak, rssMiB(node.pid));
   }, 20);
-  await redis.config('SET', 'slowlog-log-slower-than', String(SLOWLOG_FROM_US));
-  await redis.config('SET', 'slowlog-max-len', '10000');
-  await redis.slowlog('RESET');
-  await redis.config('RESETSTAT');
-  const preemptedBefore = preemptions(redisPid);
+  if (!watched) await watchRedis(redis);
   let n = 0;
   let finishReads: (result: autocannon.Result) => void = () => {};
   const readsDone = new Promise<autocannon.Result>((resolve) => {
@@ -191,7 +198,9 @@ async function phase(
   // not running, e.g. the machine's other processes had its core).
   const isList = (entry: SlowEntry) => LIST_COMMANDS.has(String(entry[3][0]).toLowerCase());
   const listCommands = slow.filter(isList);
-  const longestOther = longestOf(slow.filter((entry) => !isList(entry)));
+  const indexSteps = slow.filter(isIndexStep);
+  const longestIndexStep = longestOf(indexSteps);
+  const longestOther = longestOf(slow.filter((entry) => !isList(entry) && !isIndexStep(entry)));
   const longest = longestOf(listCommands);
   const stats = await listCommandStats(redis);
   const redisPreempted = preemptions(redisPid) - preemptedBefore;
@@ -210,6 +219,15 @@ async function phase(
     listCalls: stats.calls,
     listMeanUs: stats.calls ? stats.usec / stats.calls : 0,
     redisPreempted,
+    ...(watched
+      ? {
+          indexSteps: {
+            calls: await scriptCalls(redis),
+            longestMs: longestIndexStep ? longestIndexStep[2] / 1000 : 0,
+            over2ms: indexSteps.filter((entry) => entry[2] >= 2000).length,
+          },
+        }
+      : {}),
     reads: {
       reqPerSec: readResult.requests.average,
       p99: readResult.latency.p99,
@@ -225,6 +243,26 @@ function commandName(args: string[]): string {
   const [command = '', first = ''] = args;
   if (!/^eval/i.test(command)) return command.toUpperCase();
   return `EVAL (${/redis\.call\('(\w+)'/.exec(first)?.[1] ?? 'script'} …)`;
+}
+
+/** Slow log from SLOWLOG_FROM_US and command statistics from zero, for the phase that follows. */
+async function watchRedis(redis: Redis): Promise<void> {
+  await redis.config('SET', 'slowlog-log-slower-than', String(SLOWLOG_FROM_US));
+  await redis.config('SET', 'slowlog-max-len', '10000');
+  await redis.slowlog('RESET');
+  await redis.config('RESETSTAT');
+}
+
+/** A step of the id index build: the script that names the index's marker key. */
+const isIndexStep = (entry: SlowEntry) =>
+  /^eval/i.test(String(entry[3][0])) && entry[3].includes(USER_KEYS.idsComplete);
+
+/** Script calls since the last RESETSTAT (the index build's steps, and the removal runner's few). */
+async function scriptCalls(redis: Redis): Promise<number> {
+  const info = await redis.info('commandstats');
+  let calls = 0;
+  for (const match of info.matchAll(/^cmdstat_(eval|evalsha):calls=(\d+)/gm)) calls += Number(match[2]);
+  return calls;
 }
 
 interface Row {
@@ -253,8 +291,8 @@ const range2 = (values: number[], digits = 2) => {
 
 function table(rows: Row[]): string {
   const lines = [
-    "| users | build | lists | first byte (s) | last byte (s) | MB/s | complete | RSS idle → peak → after (MiB) | peak − idle | list's share (peak − reads-only peak) | list commands in Redis: calls, mean µs, longest (how many ≥ 10 ms) | longest other command | Redis lost its core (times) | reads beside: req/s, p99, max (ms), non-2xx |",
-    '|---:|---|---|---:|---:|---:|---|---|---:|---:|---|---:|---:|---|',
+    "| users | build | lists | first byte (s) | last byte (s) | MB/s | complete | RSS idle → peak → after (MiB) | peak − idle | list's share (peak − reads-only peak) | list commands in Redis: calls, mean µs, longest (how many ≥ 10 ms) | longest other command | Redis lost its core (times) | reads beside: req/s, p99, max (ms), non-2xx | index build steps: calls, longest, how many ≥ 2 ms |",
+    '|---:|---|---|---:|---:|---:|---|---|---:|---:|---|---:|---:|---|---|',
   ];
   for (const { size, build, mode, figures: f } of rows) {
     const complete = f.lists.filter((l) => l.complete).length;
@@ -272,7 +310,11 @@ function table(rows: Row[]): string {
         f.rssAfter,
       )} | ${fmt(f.rssPeak - f.rssIdle)} | ${share} | ${commands} | ${fmt(f.longestOtherMs, 1)} ms | ${fmt(
         f.redisPreempted,
-      )} | ${fmt(f.reads.reqPerSec)}, ${fmt(f.reads.p99)}, ${fmt(f.reads.max)}, ${f.reads.non2xx + f.reads.errors} |`,
+      )} | ${fmt(f.reads.reqPerSec)}, ${fmt(f.reads.p99)}, ${fmt(f.reads.max)}, ${f.reads.non2xx + f.reads.errors} | ${
+        f.indexSteps
+          ? `${fmt(f.indexSteps.calls)}, ${fmt(f.indexSteps.longestMs, 1)} ms, ${fmt(f.indexSteps.over2ms)}`
+          : '–'
+      } |`,
     );
   }
   return lines.join('\n');
@@ -335,6 +377,38 @@ async function main(): Promise<void> {
             console.log(table(rows.slice(-1)).split('\n').at(-1));
             write();
           }
+        } finally {
+          await node.stop();
+        }
+      }
+      // Data from before the index: the hash alone; each build starts on it and builds the index in steps.
+      for (const build of builds) {
+        if (size > build.maxSize || !OLD_DATA_SIZES.includes(size)) continue;
+        await redis.del(USER_KEYS.ids, USER_KEYS.idsComplete);
+        await watchRedis(redis);
+        const preemptedBefore = preemptions(redisProc.pid);
+        const node = await startNode(
+          build.name,
+          build.script,
+          await freePort(),
+          { REDIS_URL: redisProc.url, LOG_LEVEL },
+          NODE_FLAGS,
+        );
+        try {
+          const figures = await phase(
+            node,
+            redis,
+            redisProc.pid,
+            size,
+            1,
+            1,
+            rssMiB(node.pid),
+            preemptedBefore,
+            true,
+          );
+          rows.push({ size, build: build.name, mode: 'data without the index: 1 list', figures });
+          console.log(table(rows.slice(-1)).split('\n').at(-1));
+          write();
         } finally {
           await node.stop();
         }
