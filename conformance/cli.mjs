@@ -22,7 +22,7 @@ const suiteFile = (name) =>
   fromSource
     ? path.join(here, `${name}${name.endsWith('.mjs') ? '' : '.ts'}`)
     : path.join(here, 'dist', `${name.replace(/\.mjs$/, '')}${name.endsWith('.mjs') ? '.mjs' : '.js'}`);
-const { OPTIONS, REPORT_ROOT, splitArgs } = await import(
+const { OPTIONS, PLAYWRIGHT_OPTIONS, REPORT_ROOT, splitArgs } = await import(
   pathToFileURL(suiteFile('support/options.mjs')).href
 );
 const { EXIT, exitCodeOf } = await import(pathToFileURL(suiteFile('support/exit-codes.mjs')).href);
@@ -44,7 +44,8 @@ ${OPTIONS.filter((o) => o.flag)
   .join('\n')}
   -h, --help                     this text
   --version                      the suite's version and the revision of the spec it checks
-Any other option goes to \`playwright test\` (--workers 1, --list, --grep PATTERN, ...).
+Options of \`playwright test\` it takes too: ${PLAYWRIGHT_OPTIONS.withValue.map((o) => `${o} V`).join(', ')},
+${PLAYWRIGHT_OPTIONS.alone.join(', ')}; and test files to run (tests/*.spec.ts names). Any other option is a usage error.
 
 Exit codes: ${EXIT.conforms} conforms (no MUST rule failed but those --expect lists), ${EXIT.doesNotConform} does not conform,
 ${EXIT.usage} usage error, ${EXIT.couldNotRun} could not run (the target never answered, or the run broke before every rule ran).
@@ -101,7 +102,11 @@ function run() {
     const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
     const option = OPTIONS.find((o) => o.flag === name || o.aliases?.includes(name));
     if (!option) {
-      passThrough.push(arg);
+      if (!arg.startsWith('-') || PLAYWRIGHT_OPTIONS.alone.includes(arg)) passThrough.push(arg);
+      else if (PLAYWRIGHT_OPTIONS.withValue.includes(name)) {
+        if (name === arg && argv[i + 1] === undefined) usage(`${name} needs a value`);
+        passThrough.push(arg, ...(name === arg ? [argv[++i]] : []));
+      } else usage(`unknown option ${name}`);
       continue;
     }
     const value = eq > 0 && name !== arg ? arg.slice(eq + 1) : argv[++i];

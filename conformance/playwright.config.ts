@@ -1,7 +1,7 @@
 /**
  * The conformance suite: Playwright API tests (no browser) against any implementation of the spec.
  * Run it through the CLI (cli.mjs), which turns its options (support/options.mjs) into the environment
- * read here and in the support code. Reports: list output, Playwright's HTML (traces) in html/, and the
+ * read here and in the support code. Reports: a line per rule, Playwright's HTML (traces) in html/, and the
  * suite's own summary.json, summary.md, junit.xml and index.html (reporter.ts, report/). Reporters given with --reporter run beside these, never instead.
  */
 import path from 'node:path';
@@ -28,14 +28,15 @@ const summary: ReporterDescription = [
     playwrightReport: process.env.CONFORMANCE_REPORTERS === 'summary' ? undefined : 'html/index.html',
   },
 ];
-// The suite's reporter writes summary.json, summary.md, junit.xml and index.html; Playwright's HTML report
-// (html/) keeps the traces. CONFORMANCE_REPORTERS=summary: only the dot line and the suite's reporter.
-// --list (CONFORMANCE_LIST_ONLY, set by the CLI): the list of rules only, no report (nothing was run).
+// The suite's reporter prints a line per rule and the verdict, and writes summary.json, summary.md,
+// junit.xml and index.html (no Playwright terminal reporter: its counts are of tests, not of the suite's
+// statuses); Playwright's HTML report (html/) keeps the traces. CONFORMANCE_REPORTERS=summary: the suite's
+// reporter alone. --list (CONFORMANCE_LIST_ONLY, set by the CLI): the list of rules only, no report.
 const own: ReporterDescription[] = process.env.CONFORMANCE_LIST_ONLY
   ? [['list']]
   : process.env.CONFORMANCE_REPORTERS === 'summary'
-    ? [['dot'], summary]
-    : [['list'], ['html', { outputFolder: path.join(reportDir, 'html'), open: 'never' }], summary];
+    ? [summary]
+    : [['html', { outputFolder: path.join(reportDir, 'html'), open: 'never' }], summary];
 const ownNames = new Set(own.map(([name]) => name));
 const extra: ReporterDescription[] = (setting('CONFORMANCE_EXTRA_REPORTERS') ?? '')
   .split(',')

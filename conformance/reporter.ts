@@ -29,7 +29,7 @@ import {
   withDefects,
   withExpectation,
 } from './report/summary.ts';
-import { renderVerdictTable } from './report/terminal.ts';
+import { renderVerdictTable, ruleLine } from './report/terminal.ts';
 import { RULES, statusOf } from './rules/index.ts';
 import type { Exchange } from './support/exchange.ts';
 
@@ -86,6 +86,7 @@ export default class ConformanceReporter implements Reporter {
   private readonly running = new Map<string, { title: string; began: number; told: number }>();
   private progressTimer: NodeJS.Timeout | undefined;
   private summary: Summary | undefined;
+  private nothingRan = false;
   private readonly expectations: Map<string, string>;
 
   constructor(options: Options = {}) {
@@ -106,7 +107,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   printsToStdio(): boolean {
-    return false;
+    return true;
   }
 
   onBegin(_config: unknown, suite: Suite): void {
@@ -126,10 +127,12 @@ export default class ConformanceReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const id = ruleOf(test);
-    if (id) {
-      this.results.set(id, { test, result });
-      this.running.delete(id);
-    }
+    const rule = RULES.find((r) => r.id === id);
+    if (!id || !rule) return;
+    this.results.set(id, { test, result });
+    this.running.delete(id);
+    // The suite's own line per rule, by the suite's statuses (Playwright's list would count its tests).
+    console.log(ruleLine(this.outcome(rule), result.duration));
   }
 
   /** A line for every rule running longer than PROGRESS_AFTER_MS, then one every PROGRESS_EVERY_MS. */
@@ -297,13 +300,22 @@ export default class ConformanceReporter implements Reporter {
       counts.skipped ? `${counts.skipped} skipped` : '',
       broken ? `run error: ${this.errors[0]?.split('\n')[0] ?? result.status}` : '',
     ].filter(Boolean);
-    this.lastLine = `${notes.length ? `conformance: ${summary.verdict} (${notes.join(', ')}); report in ${path.relative(process.env.CONFORMANCE_CWD || process.cwd(), this.outputDir) || '.'}/summary.md\n` : `conformance: ${summary.verdict}; report in ${path.relative(process.env.CONFORMANCE_CWD || process.cwd(), this.outputDir) || '.'}/summary.md\n`}${counts.passed} passed, ${failedForCi} failed`;
+    const report = `report in ${path.relative(process.env.CONFORMANCE_CWD || process.cwd(), this.outputDir) || '.'}/summary.md`;
+    // No rule ran (the target never answered, say): the error is the whole story, no table of 85 rules not checked.
+    this.nothingRan =
+      broken && summary.rules.every((r) => r.status === 'skipped' || r.status === 'not selected');
+    const outcome = this.nothingRan
+      ? `could not run: ${this.errors[0]?.split('\n')[0]?.replace(/^Error: /, '') ?? result.status}`
+      : notes.length
+        ? `${summary.verdict} (${notes.join(', ')})`
+        : summary.verdict;
+    this.lastLine = `conformance: ${outcome}; ${report}\n${counts.passed} passed, ${failedForCi} failed`;
     return { status: failedForCi > 0 ? 'failed' : result.status === 'failed' ? 'passed' : result.status };
   }
 
   async onExit(): Promise<void> {
     if (this.summary) {
-      console.log(renderVerdictTable(this.summary));
+      if (!this.nothingRan) console.log(renderVerdictTable(this.summary));
       if (process.env.GITHUB_ACTIONS === 'true') toGithub(this.summary, this.outputDir);
     }
     if (this.lastLine) console.log(this.lastLine);

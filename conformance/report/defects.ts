@@ -13,6 +13,8 @@ import type { Exchange } from '../support/exchange.ts';
 export interface Defect {
   /** `D1`, `D2`, … in the order of the catalogue's first rule that met each. */
   id: string;
+  /** MUST when a MUST rule fails because of it, else SHOULD (it warns). */
+  level: 'MUST' | 'SHOULD';
   title: string;
   signature: Signature;
   /** The rules that met it, in catalogue order. */
@@ -106,6 +108,7 @@ export function defectsOf(rules: readonly FailingRule[]): {
         named = false;
         defect = {
           id: `D${byKey.size + 1}`,
+          level: 'SHOULD',
           title: titleOf(signature),
           signature,
           rules: [],
@@ -115,6 +118,7 @@ export function defectsOf(rules: readonly FailingRule[]): {
         byKey.set(key, defect);
       }
       if (!defect.rules.includes(rule.id)) defect.rules.push(rule.id);
+      if (rule.level === 'MUST' && statusOf(rule.level, rule.status) !== 'warning') defect.level = 'MUST';
       if (rule.exchange && defect.exchanges.length < EXCHANGES_PER_DEFECT) {
         defect.exchanges.push(rule.exchange);
         if (!defect.curl) defect.curl = rule.exchange.curl;

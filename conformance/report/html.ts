@@ -53,8 +53,8 @@ export function renderHtml(data: Summary, options: { playwrightReport?: string }
   const { counts } = data;
   const sections = sectionRows(data);
   const defects = data.defects?.length
-    ? `<section><h2>Defects</h2><table><thead><tr><th>Defect</th><th>What is wrong</th><th>Rules it fails</th></tr></thead><tbody>
-${data.defects.map((d) => `<tr class="bad"><td class="id">${esc(d.id)}</td><td>${esc(d.title)}${d.curl ? `<div class="curl"><span>replay:</span> <code>${esc(d.curl)}</code></div>` : ''}</td><td>${d.rules.map((id) => `<a href="#${esc(id)}">${esc(id)}</a>`).join(', ')}</td></tr>`).join('\n')}
+    ? `<section><h2>Defects</h2><table><thead><tr><th>Defect</th><th>Level</th><th>What is wrong</th><th>Rules it fails</th></tr></thead><tbody>
+${data.defects.map((d) => `<tr class="${d.level === 'MUST' ? 'bad' : 'warn'}"><td class="id">${esc(d.id)}</td><td>${d.level}</td><td>${esc(d.title)}${d.curl ? `<div class="curl"><span>replay:</span> <code>${esc(d.curl)}</code></div>` : ''}</td><td>${d.rules.map((id) => `<a href="#${esc(id)}">${esc(id)}</a>`).join(', ')}</td></tr>`).join('\n')}
 </tbody></table></section>`
     : '';
   const errors = data.errors.length
@@ -99,7 +99,7 @@ code,pre{font-family:ui-monospace,monospace;font-size:.85em;white-space:pre-wrap
 </style></head><body>
 <header id="verdict" class="${VERDICT_CLASS[data.verdict]}"><h1>Verdict: ${esc(data.verdict)}</h1><p>${esc(VERDICT_MEANING[data.verdict])}</p>
 <p>${esc(data.name)}${data.name !== data.target ? ` (${esc(data.target)})` : ''}</p></header>
-<div class="counts"><span>${counts.passed} passed</span><span>${counts.failed} failed (MUST)</span><span>${counts.warnings} warnings</span><span>${counts.skipped} skipped</span><span>${counts.notSetUp} could not set up</span><span>${counts.expectedFailures} expected failures</span><span>${counts.unexpectedPasses} unexpectedly passing</span></div>
+<div class="counts"><span>${counts.passed} passed</span><span>${counts.failed} failed (MUST)</span><span>${counts.warnings} warnings</span><span>${counts.skipped} skipped</span><span>${counts.notSetUp} could not set up</span><span>${counts.notFinished} could not finish</span><span>${counts.expectedFailures} expected failures</span><span>${counts.unexpectedPasses} unexpectedly passing</span></div>
 <p>Suite ${esc(`${data.suite.name} ${data.suite.version}`)}, spec revision ${esc(data.spec.revision)}, generated ${esc(data.generatedAt)}.
 Levels: a failed MUST rule fails the run; a failed SHOULD rule is a warning; an INFO rule records what the implementation does where the spec is open.</p>
 ${playwright}

@@ -79,9 +79,9 @@ export function renderMarkdown(summary: Summary): string {
       ? [`- Rules not selected (--grep): ${notSelected}; the verdict is about the others`]
       : []),
     '',
-    '| passed | failed (MUST) | warnings | skipped | could not set up | expected failures | unexpectedly passing |',
-    '|---|---|---|---|---|---|---|',
-    `| ${counts.passed} | ${counts.failed} | ${counts.warnings} | ${counts.skipped} | ${counts.notSetUp} | ${counts.expectedFailures} | ${counts.unexpectedPasses} |`,
+    '| passed | failed (MUST) | warnings | skipped | could not set up | could not finish | expected failures | unexpectedly passing |',
+    '|---|---|---|---|---|---|---|---|',
+    `| ${counts.passed} | ${counts.failed} | ${counts.warnings} | ${counts.skipped} | ${counts.notSetUp} | ${counts.notFinished} | ${counts.expectedFailures} | ${counts.unexpectedPasses} |`,
     '',
   ];
   if (summary.errors.length) out.push('## Run errors', '', ...summary.errors.map((e) => `- ${cell(e)}`), '');
@@ -94,10 +94,11 @@ export function renderMarkdown(summary: Summary): string {
       '',
       `${summary.verdict}: ${count(summary.defects.length, 'defect')}, in ${count(inRules, 'rule')}`,
       '',
-      '| Defect | What is wrong | Rules it fails |',
-      '|---|---|---|',
+      '| Defect | Level | What is wrong | Rules it fails |',
+      '|---|---|---|---|',
     );
-    for (const d of summary.defects) out.push(`| ${d.id} | ${cell(d.title)} | ${d.rules.join(', ')} |`);
+    for (const d of summary.defects)
+      out.push(`| ${d.id} | ${d.level} | ${cell(d.title)} | ${d.rules.join(', ')} |`);
     out.push('');
     for (const d of summary.defects)
       if (d.curl)

@@ -321,10 +321,15 @@ describe('the CLI to convention', function () {
     expect((await cli(['rules'])).stdout).to.match(/^USR-COL-01\s+MUST\s+a fresh service/);
   });
 
-  it('exit code 2 for a usage error: no target, an option without its value', async () => {
+  it('exit code 2 for a usage error, before anything starts: no target, an option without its value, an unknown option beside a target (nothing written)', async () => {
     expect((await cli([])).code).to.equal(EXIT.usage);
     expect((await cli(['--start'])).code).to.equal(EXIT.usage);
     expect((await cli(['rules', '--yaml'])).code).to.equal(EXIT.usage);
+    expect((await cli(['--start', 'true', '--grep'])).code).to.equal(EXIT.usage);
+    const unknown = await cli(['--start', `exec node ${IMPL} --port {port} --data {data}`, '--wokers', '2']);
+    expect(unknown.code, unknown.stderr).to.equal(EXIT.usage);
+    expect(unknown.stderr).to.match(/^unknown option --wokers\n/);
+    expect(fs.existsSync(path.join(cwd, REPORT_ROOT)), 'no report folder').to.equal(false);
   });
 
   it('exit code 0 for a run of chosen rules that pass (the others do not make it incomplete); a progress line for a slow rule; a folder per run, the last one linked', async () => {
@@ -340,11 +345,21 @@ describe('the CLI to convention', function () {
     expect(run.stdout).to.match(/A\.3 PUT \(create\)\s+7\s+1\s+0\s+0\s+0\s+conforms/);
     expect(run.stdout).to.match(/… USR-PUT-01 \[MUST\] [^\n]*: still running \(\d+ s\)/);
     const first = fs.readlinkSync(latest);
-    // Exit code 3: the target never answered. Its report goes to a folder of its own, now the latest.
-    const never = await cli(['--base-url', `http://127.0.0.1:${await freePort()}`], {
-      CONFORMANCE_START_TIMEOUT_MS: '1000',
-    });
-    expect(never.code, never.stdout + never.stderr).to.equal(EXIT.couldNotRun);
+    // Exit code 3: nothing accepts connections at the target, told in seconds (not after the start timeout),
+    // without a stack trace or a table of rules not run. Its report goes to a folder of its own, now the latest.
+    const began = Date.now();
+    const never = await cli(['--base-url', `http://127.0.0.1:${await freePort()}`]);
+    const output = never.stdout + never.stderr;
+    expect(never.code, output).to.equal(EXIT.couldNotRun);
+    expect(
+      Date.now() - began,
+      'told after the refused connections give up, not after the 30 s start timeout',
+    ).to.be.below(25_000);
+    expect(output).to.match(
+      /conformance: could not run: the target never answered: nothing accepts connections at/,
+    );
+    expect(output, 'no stack trace').to.not.match(/^\s+at /m);
+    expect(output, 'no table of rules not run').to.not.match(/^Section\s+Rules/m);
     expect(never.stdout.trim().split('\n').at(-1)).to.equal('0 passed, 1 failed');
     const second = fs.readlinkSync(latest);
     expect(second).to.not.equal(first);

@@ -40,6 +40,20 @@ describe('defects: failing rules grouped by signature', () => {
     ]);
   });
 
+  it('a defect is MUST when a MUST rule fails because of it, SHOULD when only SHOULD rules warn', () => {
+    const lost = { operation: 'restart', aspect: 'state-change', seen: 'state not kept' } as const;
+    const status500 = { operation: 'failure result', aspect: 'status', seen: '500' } as const;
+    const { defects } = defectsOf([
+      failed('USR-COL-04', { level: 'SHOULD', signatures: [lost] }),
+      failed('HTTP-01', { level: 'SHOULD', signatures: [status500] }),
+      failed('USR-COL-08', { level: 'MUST', signatures: [lost] }),
+    ]);
+    expect(defects.map((d) => [d.id, d.level])).to.deep.equal([
+      ['D1', 'MUST'],
+      ['D2', 'SHOULD'],
+    ]);
+  });
+
   it('a passing rule, and an INFO rule that failed, make no defect', () => {
     const { defects } = defectsOf([
       { id: 'USR-A-01', level: 'MUST', status: 'passed' },

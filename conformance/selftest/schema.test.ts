@@ -52,6 +52,7 @@ const summary = (): Summary => ({
   defects: [
     {
       id: 'D1',
+      level: 'MUST',
       title: 'PUT (existing id): replaced',
       signature,
       rules: ['USR-PUT-03'],

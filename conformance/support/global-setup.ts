@@ -7,7 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { markExited, unresponsive } from './health.ts';
 import { setting } from './options.mjs';
-import { type Instance, startCommandInstance, waitUntilAnswering } from './target.ts';
+import { type Instance, REFUSED_GIVE_UP_MS, startCommandInstance, waitUntilAnswering } from './target.ts';
+
+/** An error about the target, not the suite: Playwright shows its message, without a stack to read. */
+function runError(message: string): Error {
+  const error = new Error(message);
+  error.stack = `Error: ${message}`;
+  return error;
+}
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const url = process.env.CONFORMANCE_BASE_URL;
@@ -22,10 +29,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const removeHealth = () => fs.rmSync(healthDir, { recursive: true, force: true });
   if (url) {
     try {
-      await waitUntilAnswering(url, Number(setting('CONFORMANCE_START_TIMEOUT_MS')));
+      await waitUntilAnswering(url, Number(setting('CONFORMANCE_START_TIMEOUT_MS')), REFUSED_GIVE_UP_MS);
     } catch (err) {
       removeHealth();
-      throw new Error(`the target never answered: ${(err as Error).message}`);
+      throw runError(`the target never answered: ${(err as Error).message}`);
     }
     description = command ? `${url} (fresh instances: ${command})` : url;
   } else if (command) {

@@ -9,3 +9,4 @@ export declare const OPTIONS: ReadonlyArray<{
 }>;
 export declare function setting(env: string): string | undefined;
 export declare function splitArgs(text: string): string[];
+export declare const PLAYWRIGHT_OPTIONS: { withValue: readonly string[]; alone: readonly string[] };

@@ -62,7 +62,7 @@ export const OPTIONS = [
   {
     env: 'CONFORMANCE_START_TIMEOUT_MS',
     default: '30000',
-    help: 'how long the target may take to answer: a started instance, and the --base-url at the beginning',
+    help: 'how long the target may take to answer: a started instance, and the --base-url at the beginning (a --base-url that refuses connections for 5 s is not waited for any longer)',
   },
   { env: 'CONFORMANCE_STOP_TIMEOUT_MS', default: '10000', help: 'how long a stop may take before SIGKILL' },
   {
@@ -116,6 +116,29 @@ export function setting(env) {
  * Splits CONFORMANCE_ARGS as a POSIX shell would split words (no expansion): white space separates,
  * '…' and "…" quote (also inside a word: --name='my impl'), a backslash escapes the next character.
  */
+/**
+ * The options of `playwright test` a run may take, beside the suite's own: with a value, or alone. Any
+ * other option is a usage error before anything starts (a misspelt option once started the run and left
+ * an empty report). Positional arguments (test file filters) pass through.
+ */
+export const PLAYWRIGHT_OPTIONS = {
+  withValue: [
+    '--grep',
+    '-g',
+    '--grep-invert',
+    '--timeout',
+    '--workers',
+    '-j',
+    '--repeat-each',
+    '--retries',
+    '--max-failures',
+    '--shard',
+    '--global-timeout',
+    '--trace',
+  ],
+  alone: ['--list', '-x', '--quiet', '--forbid-only', '--pass-with-no-tests', '--fail-on-flaky-tests'],
+};
+
 export function splitArgs(text) {
   const words = [];
   let word;

@@ -81,9 +81,21 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * How long a base URL may refuse connections before the run gives up on it: a target said to be running
+ * that nothing listens at is reported in seconds, not after CONFORMANCE_START_TIMEOUT_MS (which still
+ * bounds a target that accepts connections and does not answer yet).
+ */
+export const REFUSED_GIVE_UP_MS = 5_000;
+
 /** Resolves once the base URL answers any HTTP response (on a path that touches no collection). */
-export async function waitUntilAnswering(baseUrl: string, timeoutMs = START_TIMEOUT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+export async function waitUntilAnswering(
+  baseUrl: string,
+  timeoutMs = START_TIMEOUT_MS,
+  refusedGiveUpMs = Number.POSITIVE_INFINITY,
+): Promise<void> {
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   let lastError = '';
   for (;;) {
     try {
@@ -93,7 +105,12 @@ export async function waitUntilAnswering(baseUrl: string, timeoutMs = START_TIME
       await res.arrayBuffer();
       return;
     } catch (err) {
-      lastError = (err as Error).message;
+      const cause = (err as { cause?: { code?: string } }).cause;
+      lastError = cause?.code ?? (err as Error).message;
+      if (cause?.code === 'ECONNREFUSED' && Date.now() - started >= refusedGiveUpMs)
+        throw new Error(
+          `nothing accepts connections at ${baseUrl} (refused for ${refusedGiveUpMs / 1000} s)`,
+        );
     }
     if (Date.now() > deadline)
       throw new Error(`${baseUrl} did not answer within ${timeoutMs} ms (${lastError})`);

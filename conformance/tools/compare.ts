@@ -27,7 +27,7 @@ export function badge(summary: Summary): Badge {
     summary.verdict === 'conforms'
       ? `conforms (${counts.passed} rules)`
       : summary.verdict === 'incomplete'
-        ? `incomplete (${counts.skipped + counts.notSetUp} not checked)`
+        ? `incomplete (${counts.skipped + counts.notSetUp + counts.notFinished} not checked)`
         : `does not conform (${counts.failed + counts.expectedFailures} MUST failed)`;
   const color =
     summary.verdict === 'conforms' ? 'brightgreen' : summary.verdict === 'incomplete' ? 'yellow' : 'red';
