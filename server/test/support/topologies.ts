@@ -143,7 +143,45 @@ async function replicationInfo(port: number): Promise<string> {
 
 const MASTER_NAME = 'mymaster';
 
+/**
+ * A sentinel topology whose sentinels agree. Their agreement is the arrangement, not what a test asserts:
+ * a topology that does not agree within its deadline (seen once in a loaded CI run, its cause unknown
+ * then: the logs were gone) is reported with what each sentinel knew and the tail of its log, stopped,
+ * and started again on new ports, up to three times.
+ */
 export async function startSentinelTopology(): Promise<Topology> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSentinelTopologyOnce();
+    } catch (err) {
+      if (attempt === SENTINEL_ATTEMPTS || !(err instanceof DisagreeingSentinels)) throw err;
+      console.error(`sentinel topology, attempt ${attempt} of ${SENTINEL_ATTEMPTS}: ${err.message}`);
+    }
+  }
+}
+
+const SENTINEL_ATTEMPTS = 3;
+
+class DisagreeingSentinels extends Error {}
+
+/** What each sentinel knew and the end of its log, for the error of a topology that did not agree. */
+async function sentinelsState(sentinels: TopologyNode[]): Promise<string> {
+  const lines: string[] = [];
+  for (const s of sentinels) {
+    const known = await withClient(s.port, async (r) => {
+      const replicas = (await r.call('SENTINEL', 'REPLICAS', MASTER_NAME)) as unknown[];
+      const others = (await r.call('SENTINEL', 'SENTINELS', MASTER_NAME)) as unknown[];
+      const master = (await r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', MASTER_NAME)) as string[] | null;
+      return `master ${master?.join(':') ?? 'none'}, ${replicas.length} replica(s), ${others.length} other sentinel(s)`;
+    }).catch((err: Error) => `no answer (${err.message})`);
+    const file = path.join(path.dirname(s.args[0] ?? ''), 'sentinel.log');
+    const log = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').slice(-8) : [];
+    lines.push(`sentinel ${s.port}: ${known}`, ...log.map((line) => `    ${line}`));
+  }
+  return lines.join('\n');
+}
+
+async function startSentinelTopologyOnce(): Promise<Topology> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'usersvc-sentinel-'));
   const [masterPort, replicaPort] = [await freePort(), await freePort()];
   const master = newDataNode(root, masterPort, []);
@@ -193,7 +231,9 @@ export async function startSentinelTopology(): Promise<Topology> {
         return true;
       },
       30_000,
-    );
+    ).catch(async (err: Error) => {
+      throw new DisagreeingSentinels(`${err.message}\n${await sentinelsState(sentinels)}`);
+    });
   } catch (err) {
     await stopAll();
     throw err;
