@@ -20,6 +20,7 @@ import { renderJunit } from './report/junit.ts';
 import { renderMarkdown } from './report/markdown.ts';
 import {
   countsOf,
+  evidenceIn,
   expectationsOf,
   metMust,
   type RuleOutcome,
@@ -183,10 +184,12 @@ export default class ConformanceReporter implements Reporter {
       ...new Set(annotations.filter((a) => a.type === 'warning').map((a) => a.description ?? '')),
     ];
     const signatures = signaturesIn(annotations, rule.level);
+    const evidence = evidenceIn(annotations);
     const withObs = {
       ...(observations.length ? { observations } : {}),
       ...(warnings.length ? { warnings } : {}),
       ...(signatures.length ? { signatures } : {}),
+      ...(evidence.length ? { evidence } : {}),
     };
     if (result.status === 'skipped') {
       const reason = annotations.find((a) => a.type === 'skip')?.description || 'skipped';

@@ -10,6 +10,36 @@ import { signatureKey } from '../model/signature.ts';
 import { type Level, statusOf } from '../rules/index.ts';
 import type { Exchange } from '../support/exchange.ts';
 
+/** One exchange of a defect's history (the explorer's: its sequence, or the smallest history of a race). */
+export interface HistoryStep {
+  /** 1-based, in the order of the sequence (of the calls, for a history). */
+  n: number;
+  /** The client that sent it (a race). */
+  client?: number;
+  method: string;
+  url: string;
+  body?: string;
+  /** The answer; none when none came. */
+  status?: number;
+  answer?: string;
+  /** ms since the run began: when it was sent and when its answer came. */
+  call: number;
+  ret: number;
+}
+
+/** What shows a defect the explorer found: the history that disagreed, a replay script, the timeline of a race. */
+export interface Evidence {
+  /** The defect's signature key (model/signature.ts `signatureKey`). */
+  signature: string;
+  /** What the model expected at the step that disagreed. */
+  expected: string;
+  history: HistoryStep[];
+  /** A shell script of curl lines that sends the same requests (`BASE_URL=… sh`). */
+  script: string;
+  /** The history drawn as a timeline, one lane per client (a race). */
+  svg?: string;
+}
+
 export interface Defect {
   /** `D1`, `D2`, … in the order of the catalogue's first rule that met each. */
   id: string;
@@ -23,6 +53,8 @@ export interface Defect {
   exchanges: Exchange[];
   /** A curl line that replays the first of them. */
   curl: string;
+  /** The explorer's evidence: the history that disagreed, its replay script, a race's timeline. */
+  evidence?: Evidence;
 }
 
 /** What defects.ts reads of a rule outcome. */

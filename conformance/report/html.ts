@@ -6,6 +6,7 @@
  * stays beside it and is linked. A pure function: one self-contained HTML file, no script.
  */
 import type { Exchange } from '../support/exchange.ts';
+import type { Evidence } from './defects.ts';
 import { counted, notChecked, sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
 import { ruleNote } from './markdown.ts';
 import type { RuleOutcome, Summary } from './summary.ts';
@@ -49,12 +50,29 @@ function ruleRow(data: Summary, r: RuleOutcome): string {
 <td>${esc(r.title)}<div class="statements">${statements}</div>${note ? `<div class="note">${esc(note).replace(/\n/g, '<br>')}</div>` : ''}${r.exchange ? exchangeBlock(r.exchange) : ''}</td></tr>`;
 }
 
+/**
+ * A defect's history (the explorer's evidence): a race's timeline (as an image: its texts come from the
+ * implementation's answers, so nothing of it runs in the page), the exchanges, the replay script.
+ */
+function historyHtml(evidence: Evidence): string {
+  const rows = evidence.history
+    .map(
+      (step) =>
+        `<tr><td>${step.n}</td><td>${step.client ?? ''}</td><td>${Math.round(step.call)}</td><td>${Math.round(step.ret)}</td><td><code>${esc(`${step.method} ${step.url}${step.body === undefined ? '' : ` ${step.body}`}`)}</code></td><td><code>${step.status === undefined ? 'no answer' : esc(`${step.status} ${step.answer ?? ''}`)}</code></td></tr>`,
+    )
+    .join('');
+  const timeline = evidence.svg
+    ? `<img class="timeline" alt="the history as a timeline, one lane per client" src="data:image/svg+xml;base64,${Buffer.from(evidence.svg).toString('base64')}">`
+    : '';
+  return `<details class="history"><summary>its history (${evidence.history.length} exchanges) and a script that replays it</summary><p>Expected: ${esc(evidence.expected)}</p>${timeline}<table><thead><tr><th>#</th><th>client</th><th>sent (ms)</th><th>answered (ms)</th><th>request</th><th>answer</th></tr></thead><tbody>${rows}</tbody></table><pre>${esc(evidence.script)}</pre></details>`;
+}
+
 export function renderHtml(data: Summary, options: { playwrightReport?: string } = {}): string {
   const { counts } = data;
   const sections = sectionRows(data);
   const defects = data.defects?.length
     ? `<section><h2>Defects</h2><table><thead><tr><th>Defect</th><th>Level</th><th>What is wrong</th><th>Rules it fails</th></tr></thead><tbody>
-${data.defects.map((d) => `<tr class="${d.level === 'MUST' ? 'bad' : 'warn'}"><td class="id">${esc(d.id)}</td><td>${d.level}</td><td>${esc(d.title)}${d.curl ? `<div class="curl"><span>replay:</span> <code>${esc(d.curl)}</code></div>` : ''}</td><td>${d.rules.map((id) => `<a href="#${esc(id)}">${esc(id)}</a>`).join(', ')}</td></tr>`).join('\n')}
+${data.defects.map((d) => `<tr class="${d.level === 'MUST' ? 'bad' : 'warn'}"><td class="id">${esc(d.id)}</td><td>${d.level}</td><td>${esc(d.title)}${d.curl ? `<div class="curl"><span>replay:</span> <code>${esc(d.curl)}</code></div>` : ''}${d.evidence ? historyHtml(d.evidence) : ''}</td><td>${d.rules.map((id) => `<a href="#${esc(id)}">${esc(id)}</a>`).join(', ')}</td></tr>`).join('\n')}
 </tbody></table></section>`
     : '';
   const errors = data.errors.length
@@ -92,7 +110,7 @@ body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1re
 table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border-bottom:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
 tr.bad td.status,small.bad{color:#cf222e;font-weight:600}tr.warn td.status{color:#9a6700;font-weight:600}
 tr.incomplete td.status,small.incomplete{color:#9a6700}tr.ok td.status,small.ok{color:#1a7f37}tr.muted{color:#8c959f}
-tr.bad{background:#ffebe9}tr.warn{background:#fff8c5}
+tr.bad{background:#ffebe9}tr.warn{background:#fff8c5}img.timeline{max-width:100%}
 .id{font-family:ui-monospace,monospace;white-space:nowrap}.statements{color:#57606a;font-size:.85em}
 .note{font-size:.9em;margin-top:.2rem;white-space:pre-wrap}.curl{font-size:.85em;margin-top:.3rem}
 code,pre{font-family:ui-monospace,monospace;font-size:.85em;white-space:pre-wrap;word-break:break-all}pre{background:#f6f8fa;padding:.4rem}

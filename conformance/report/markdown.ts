@@ -5,6 +5,7 @@
  * where the spec is open. A pure function of the report data.
  */
 import type { Exchange } from '../support/exchange.ts';
+import type { Evidence } from './defects.ts';
 import { sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
 import type { RuleOutcome, Summary } from './summary.ts';
 
@@ -13,6 +14,30 @@ function cell(text: string | undefined): string {
 }
 
 /** A fence longer than any run of backticks in the text. */
+/** A defect's history (the explorer's evidence): each exchange with its client and times, then its replay script. */
+export function historyOf(id: string, evidence: Evidence): string[] {
+  const clients = evidence.history.some((step) => step.client !== undefined);
+  return [
+    `<details><summary>${id}: its history (${evidence.history.length} exchanges) and a script that replays it</summary>`,
+    '',
+    `Expected: ${cell(evidence.expected)}`,
+    '',
+    `| # |${clients ? ' client |' : ''} sent (ms) | answered (ms) | request | answer |`,
+    `|---|${clients ? '---|' : ''}---|---|---|---|`,
+    ...evidence.history.map(
+      (step) =>
+        `| ${step.n} |${clients ? ` ${step.client ?? ''} |` : ''} ${Math.round(step.call)} | ${Math.round(step.ret)} | ${cell(
+          `${step.method} ${step.url}${step.body === undefined ? '' : ` ${step.body}`}`,
+        )} | ${step.status === undefined ? 'no answer' : cell(`${step.status} ${step.answer ?? ''}`.slice(0, 300))} |`,
+    ),
+    '',
+    ...fenced(evidence.script, 'sh'),
+    '',
+    '</details>',
+    '',
+  ];
+}
+
 function fenced(text: string, lang: string): string[] {
   const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
   const fence = '`'.repeat(longest + 1);
@@ -100,7 +125,7 @@ export function renderMarkdown(summary: Summary): string {
     for (const d of summary.defects)
       out.push(`| ${d.id} | ${d.level} | ${cell(d.title)} | ${d.rules.join(', ')} |`);
     out.push('');
-    for (const d of summary.defects)
+    for (const d of summary.defects) {
       if (d.curl)
         out.push(
           `<details><summary>${d.id}: replay it</summary>`,
@@ -110,6 +135,8 @@ export function renderMarkdown(summary: Summary): string {
           '</details>',
           '',
         );
+      if (d.evidence) out.push(...historyOf(d.id, d.evidence));
+    }
   }
   out.push(
     '## Sections',

@@ -3,10 +3,10 @@
  * catalogue rule, the defects, the counts and the verdict. Pure types and functions: reporter.ts collects
  * Playwright's events into it; the renderers of report/ and tools/compare.ts read it.
  */
-import type { Signature } from '../model/signature.ts';
+import { type Signature, signatureKey } from '../model/signature.ts';
 import { failureFailsRun, type Level, RULES, statusOf } from '../rules/index.ts';
 import type { Exchange } from '../support/exchange.ts';
-import { type Defect, defectsOf } from './defects.ts';
+import { type Defect, defectsOf, type Evidence } from './defects.ts';
 
 export type RuleStatus =
   | 'passed'
@@ -44,6 +44,8 @@ export interface RuleOutcome {
   signatures?: Signature[];
   /** The defect (`D1`) this rule fails because of, when an earlier rule already named it. */
   defect?: string;
+  /** The evidence the rule attached to its signatures (the explorer's): moved to the defects in summary.json. */
+  evidence?: Evidence[];
 }
 
 /** Over the rules selected: `incomplete`: no MUST rule failed, but some were skipped (not checked). */
@@ -136,11 +138,33 @@ export function withExpectation(found: RuleOutcome, expected: string | undefined
   return { ...found, expected };
 }
 
-/** The defects of the outcomes (catalogue order), and each rule with the defect it fails because of. */
+/**
+ * The defects of the outcomes (catalogue order), each with the evidence a rule attached to its signature,
+ * and each rule with the defect it fails because of (the evidence is the defect's, not repeated there).
+ */
 export function withDefects(outcomes: readonly RuleOutcome[]): { defects: Defect[]; rules: RuleOutcome[] } {
   const { defects, byRule } = defectsOf(outcomes);
-  const rules = outcomes.map((r) => (byRule.has(r.id) ? { ...r, defect: byRule.get(r.id) as string } : r));
+  const evidence = new Map(outcomes.flatMap((r) => r.evidence ?? []).map((e) => [e.signature, e]));
+  for (const defect of defects) {
+    const found = evidence.get(signatureKey(defect.signature));
+    if (found) defect.evidence = found;
+  }
+  const rules = outcomes.map(({ evidence: _moved, ...r }) =>
+    byRule.has(r.id) ? { ...r, defect: byRule.get(r.id) as string } : r,
+  );
   return { defects, rules };
+}
+
+/** The evidence annotations of a rule (`evidence`, JSON: tests/explore.spec.ts). */
+export function evidenceIn(annotations: Annotations): Evidence[] {
+  const out: Evidence[] = [];
+  for (const a of annotations) {
+    if (a.type !== 'evidence' || !a.description) continue;
+    try {
+      out.push(JSON.parse(a.description) as Evidence);
+    } catch {}
+  }
+  return out;
 }
 
 export function countsOf(rules: readonly RuleOutcome[]): Counts {

@@ -451,6 +451,15 @@ describe('conformance suite self-test', () => {
           (d) => `${d.id} ${signatureKey(d.signature)}: ${d.rules.join(', ')}`,
         );
         expect(defects, `defects of ${c.defect}\n${run.output}`).to.have.length(1);
+        // A defect only the explorer names carries its evidence in the suite's own report: the history,
+        // its replay script, and for a race its timeline.
+        if (c.caughtBy.every((id) => EXPLORATION_RULES.includes(id))) {
+          const evidence = run.summary.defects[0]?.evidence;
+          expect(evidence?.history.length, `evidence of ${c.defect}`).to.be.greaterThan(0);
+          expect(evidence?.script).to.match(/curl /);
+          if (run.failed.includes('EXP-CONC-01') && !run.failed.includes('EXP-SEQ-01'))
+            expect(evidence?.svg).to.match(/^<svg/);
+        }
         caught.push(`${c.defect}: ${run.failed.join(', ')}; 1 defect (${run.seconds.toFixed(1)} s)`);
       },
     );
