@@ -9,8 +9,9 @@
  */
 
 import { sectionBNotServed } from '../model/fixtures.ts';
+import { appPath, createdId } from '../model/formats.ts';
 import { type AppRace, appRaceRound, RACE_PATTERNS } from './app-race.ts';
-import { appRequest, appSequenceSource, asyncTimeoutMs, type Created, createdId } from './apps.ts';
+import { appRequest, appSequenceSource, asyncTimeoutMs, type Created } from './apps.ts';
 import { now, send } from './client.ts';
 import {
   CORRUPTED,
@@ -25,7 +26,7 @@ import {
 import { type Defect, shown, titleOf } from './defect.ts';
 import { diagnose } from './diagnose.ts';
 import { sequenceSource } from './generate.ts';
-import { type Disagreement, type Signature, signatureKey } from './model.ts';
+import { type Disagreement, observed, type Signature, signatureKey } from './model.ts';
 import type { Operation } from './operations.ts';
 import { type Rng, rng } from './prng.ts';
 import { script, timeline } from './render.ts';
@@ -150,14 +151,14 @@ async function sectionBUnserved(baseUrl: string): Promise<string | undefined> {
   ] as const) {
     const { observation } = await send(baseUrl, appRequest(op));
     const served = observation !== undefined && observation.status >= 200 && observation.status <= 299;
-    const id = served ? createdId(observation.body) : undefined;
+    const id = served ? createdId(observed(observation)) : undefined;
     if (!served)
       return `${sectionBNotServed(kind, observation?.status ?? 0)}: section B not explored (the APP-* rules skip it alike)`;
     if (id === undefined)
       return `section B fixture: POST /apps/{app_id}/${kind} answered no object with an id: section B not explored (the APP-* rules skip it alike)`;
     await send(baseUrl, {
       method: 'DELETE',
-      path: `/apps/${encodeURIComponent(app)}/${kind}/${encodeURIComponent(id)}`,
+      path: appPath(app, kind, id),
       headers: {},
     });
   }

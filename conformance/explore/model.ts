@@ -221,8 +221,9 @@ export function step(held: Held, op: Concrete, obs: Observation | undefined, sho
     // Section B: the model learns a created resource from the answer, and the ref its id (apps.ts).
     const kept = judged.disagreements.filter(counted);
     if (!obs) return { ...judged, disagreements: kept };
-    const state = adopt(judged.held.state, toModel(op), observed(obs));
-    const created = learn(judged.held.created ?? NOTHING_CREATED, op, obs.status, obs.body);
+    const seen = observed(obs);
+    const state = adopt(judged.held.state, toModel(op), seen);
+    const created = learn(judged.held.created ?? NOTHING_CREATED, op, seen);
     return { ...judged, held: { ...judged.held, state, created }, disagreements: kept };
   }
   const kept = judged.disagreements.filter(counted);

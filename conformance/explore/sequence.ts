@@ -9,10 +9,11 @@ import {
   judgeWrite,
   named,
   observeUsers,
+  POLL_MS,
   type ReadBack,
   type SeenUser,
 } from '../model/index.ts';
-import { asyncTimeoutMs, POLL_MS } from './apps.ts';
+import { asyncTimeoutMs } from './apps.ts';
 import { now, send, type TimedExchange } from './client.ts';
 import {
   type Disagreement,

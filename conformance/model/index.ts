@@ -16,6 +16,7 @@
 export { apply, type BodyRule, type Expected, type StatusRule } from './answers.ts';
 export { type Choices, noChoices } from './choices.ts';
 export { adopt, adoptList, judgeRestart, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
+export { appPath, createdId, ISO_UTC, POLL_MS, UUID } from './formats.ts';
 export { headBody, judge, judgeBytes, OPERATIONS_BYTES, RESULT_BYTES, unreadableBody } from './judge.ts';
 export { type DefectName, moreThanOneSuccess, NAMED_DEFECTS, named } from './named-defects.ts';
 export { type Observed, observe, type RawAnswer, type SeenBody, type SeenUser } from './observe.ts';

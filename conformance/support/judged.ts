@@ -9,8 +9,10 @@ import {
   adopt,
   adoptList,
   apply,
+  appPath,
   type Choices,
   canonicalId,
+  createdId,
   type Disagreement,
   disagreement,
   initialState,
@@ -24,6 +26,7 @@ import {
   type Operation,
   observe,
   observeUsers,
+  POLL_MS,
   type ReadBack,
   type SeenUser,
   type State,
@@ -588,12 +591,6 @@ export type AppOp = Extract<
   }
 >;
 
-/** The path of a domain or worker, or of an app's collection of them. */
-export function appPath(app: string, kind: 'domains' | 'workers', id?: string): string {
-  const collection = `/apps/${encodeURIComponent(app)}/${kind}`;
-  return id === undefined ? collection : `${collection}/${encodeURIComponent(id)}`;
-}
-
 /** The request of a section B operation (the fixtures' create, README "Section B fixtures"). */
 export function sendApp(api: Api, op: AppOp): Promise<Reply> {
   switch (op.kind) {
@@ -643,14 +640,6 @@ export interface AppStep {
   id?: string;
 }
 
-/** The id a create's answer carries, as the model's adopt reads it. */
-function createdIdOf(seen: Observed): string | undefined {
-  const v = seen.body.kind === 'json' ? seen.body.value : undefined;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
-  const id = (v as Record<string, unknown>).id;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-}
-
 /** Sends one section B operation, judges its answer with the model and records what disagrees. */
 export async function stepApp(api: Api, op: AppOp): Promise<AppStep> {
   const reply = await sendApp(api, op);
@@ -665,7 +654,7 @@ export function judgeApp(api: Api, op: AppOp, reply: Reply): AppStep {
   model.choices = judged.choices;
   model.add(judged.found, reply);
   model.setState(api.baseUrl, judged.state);
-  const id = op.kind === 'domain-create' || op.kind === 'worker-create' ? createdIdOf(seen) : undefined;
+  const id = op.kind === 'domain-create' || op.kind === 'worker-create' ? createdId(seen) : undefined;
   return {
     reply,
     observed: seen,
@@ -675,9 +664,6 @@ export function judgeApp(api: Api, op: AppOp, reply: Reply): AppStep {
 }
 
 const is2xx = (status: number) => status >= 200 && status <= 299;
-
-/** Between two reads of a worker being removed (as the explorer reads it). */
-const POLL_MS = 100;
 
 /**
  * B-6: a worker whose DELETE was accepted is eventually no longer served. It is read until it is not,
