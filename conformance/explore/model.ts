@@ -25,7 +25,7 @@ import {
   type Operation as ModelOperation,
   noChoices,
   type Observed,
-  observe,
+  observed,
   type Signature,
   type State,
   sharedState,
@@ -109,12 +109,7 @@ export function toModel(op: Concrete): ModelOperation {
   }
 }
 
-export const observed = (obs: Observation): Observed =>
-  observe({
-    status: obs.status,
-    headers: obs.contentType ? { 'content-type': obs.contentType } : {},
-    text: obs.body,
-  });
+export { observed };
 
 /** The features of an input the model lets an implementation refuse (none: it must be accepted). */
 export function features(op: Concrete): string[] {

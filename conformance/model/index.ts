@@ -19,7 +19,16 @@ export { adopt, adoptList, judgeRestart, judgeWrite, observeUsers, type ReadBack
 export { appPath, createdId, ISO_UTC, POLL_MS, UUID } from './formats.ts';
 export { headBody, judge, judgeBytes, OPERATIONS_BYTES, RESULT_BYTES, unreadableBody } from './judge.ts';
 export { type DefectName, moreThanOneSuccess, NAMED_DEFECTS, named } from './named-defects.ts';
-export { type Observed, observe, type RawAnswer, type SeenBody, type SeenUser } from './observe.ts';
+export {
+  type Answer,
+  type Observed,
+  observe,
+  observed,
+  type RawAnswer,
+  type SeenBody,
+  type SeenUser,
+  validUtf8,
+} from './observe.ts';
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
 export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';
 export {

@@ -6,6 +6,7 @@
  * the rule before it checks what it is about.
  */
 import {
+  type Answer,
   adopt,
   adoptList,
   apply,
@@ -25,6 +26,7 @@ import {
   type Observed,
   type Operation,
   observe,
+  observed as observedAnswer,
   observeUsers,
   POLL_MS,
   type ReadBack,
@@ -35,6 +37,7 @@ import {
   showUser,
   signatureKey,
   unreadableBody,
+  validUtf8,
 } from '../model/index.ts';
 import type { Exchange } from './exchange.ts';
 import { type Api, type ExchangeLog, type Reply, show } from './http.ts';
@@ -118,17 +121,16 @@ function send(api: Api, op: Operation, form?: string): Promise<Reply> {
   }
 }
 
-/** An answer as the model reads it; a body that is not valid UTF-8 (as it declares, or by default) is unreadable. */
-export function observed(reply: Reply): Observed {
-  const seen = observe({ status: reply.status, headers: reply.headers, text: reply.text });
-  if (seen.body.kind === 'empty' || (seen.charset && seen.charset !== 'utf-8')) return seen;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(reply.body);
-  } catch {
-    return { ...seen, body: { kind: 'unreadable', problem: 'not valid UTF-8' } };
-  }
-  return seen;
-}
+/** A reply as the suite's clients record an answer (model/observe.ts Answer). */
+export const answerOf = (reply: Reply): Answer => ({
+  status: reply.status,
+  contentType: reply.headers['content-type'],
+  body: reply.text,
+  ...(validUtf8(reply.body) ? {} : { notUtf8: true as const }),
+});
+
+/** A reply as the model reads it (model/observe.ts observed, as the explorer reads its answers). */
+export const observed = (reply: Reply): Observed => observedAnswer(answerOf(reply));
 
 /** An XML answer the model cannot read: one defect of the representation, whichever read meets it. */
 export const unreadable = (method: string, problem: string): Disagreement => unreadableBody(method, problem);
