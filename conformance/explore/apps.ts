@@ -12,7 +12,7 @@
  * then is `worker removal | state-change | still served`. A worker the model does not hold as being
  * removed is read once.
  */
-import { appPath, createdId, type Operation as ModelOperation, type Observed } from '../model/index.ts';
+import { appPath, type Created, type Operation as ModelOperation, NOTHING_CREATED } from '../model/index.ts';
 import { setting } from '../support/options.mjs';
 import type { Rng } from './prng.ts';
 
@@ -28,12 +28,7 @@ export type AppKind = AppOperation['kind'];
 /** An app operation resolved: the app of the sequence and, for a ref, the id it stands for. */
 export type ConcreteApp = AppOperation & { app: string; target?: string };
 
-/** The ids the creates of a sequence were answered with, in order (refs index them). */
-export interface Created {
-  domains: readonly string[];
-  workers: readonly string[];
-}
-export const NOTHING_CREATED: Created = { domains: [], workers: [] };
+export { type Created, NOTHING_CREATED };
 
 const APP_KINDS: ReadonlySet<string> = new Set<AppKind>([
   'D-CREATE',
@@ -126,17 +121,6 @@ export function appToModel(op: ConcreteApp): ModelOperation {
     case 'W-DELETE':
       return { kind: 'worker-delete', app, id };
   }
-}
-
-/** The ids learned after a create was answered `seen` (unchanged for any other operation). */
-export function learn(created: Created, op: ConcreteApp, seen: Observed): Created {
-  if ((op.kind !== 'D-CREATE' && op.kind !== 'W-CREATE') || seen.status < 200 || seen.status > 299)
-    return created;
-  const id = createdId(seen);
-  if (id === undefined) return created;
-  return op.kind === 'D-CREATE'
-    ? { ...created, domains: [...created.domains, id] }
-    : { ...created, workers: [...created.workers, id] };
 }
 
 // --- generation

@@ -7,22 +7,19 @@
  */
 import {
   type Answer,
-  adopt,
   adoptList,
   apply,
   appPath,
-  type Choices,
   canonicalId,
   createdId,
   type Disagreement,
   disagreement,
+  type Held,
   initialState,
-  judge,
   judgeRestart,
   judgeWrite,
   moreThanOneSuccess,
   named,
-  noChoices,
   type Observed,
   type Operation,
   observe,
@@ -30,12 +27,15 @@ import {
   observeUsers,
   POLL_MS,
   type ReadBack,
+  removed,
+  removing,
   type SeenUser,
   type State,
   sameUser,
   sharedState,
   showUser,
   signatureKey,
+  stepHeld,
   unreadableBody,
   validUtf8,
 } from '../model/index.ts';
@@ -52,7 +52,8 @@ export interface Finding extends Disagreement {
 export class RuleModel {
   readonly findings: Finding[] = [];
   private readonly keys = new Set<string>();
-  choices: Choices = noChoices();
+  /** The choices held per situation (model/held.ts Held.choices), for every target of the rule. */
+  choices: Held['choices'] = {};
   /** What a result word outside the spec's two means for this implementation (learnt from its effect). */
   readonly words = new Map<string, 'success' | 'failure'>();
   private readonly states = new Map<string, State>();
@@ -77,6 +78,17 @@ export class RuleModel {
 
   setState(baseUrl: string, state: State): void {
     this.states.set(baseUrl, state);
+  }
+
+  /** What the model holds of the target (model/held.ts): its state and the rule's choices. */
+  held(baseUrl: string): Held {
+    return { state: this.state(baseUrl), choices: this.choices, accepts: {} };
+  }
+
+  /** Goes on from `held` on the target. */
+  keep(baseUrl: string, held: Held): void {
+    this.choices = held.choices;
+    this.setState(baseUrl, held.state);
   }
 }
 
@@ -237,8 +249,8 @@ export interface Step {
  */
 export async function step(api: Api, op: Operation, options: { form?: string } = {}): Promise<Step> {
   const model = modelOf(api.log);
-  const before = model.state(api.baseUrl);
-  const { state: next, expected } = apply(before, op);
+  const held = model.held(api.baseUrl);
+  const before = held.state;
   // POST and DELETE: the list before, to tell a write that hit another user from one that did nothing.
   const snapshot = op.kind === 'post' || op.kind === 'delete' ? await listSnapshot(api) : undefined;
   const reply = await send(api, op, options.form);
@@ -250,8 +262,10 @@ export async function step(api: Api, op: Operation, options: { form?: string } =
       return { reply, observed: seen, found: [broken] };
     }
   }
-  const judged = judge(expected, seen, model.choices);
-  model.choices = judged.choices;
+  const judged = stepHeld(held, op, seen);
+  const { expected } = judged;
+  const next = judged.held.state;
+  model.choices = judged.held.choices;
   const word = seen.body.kind === 'result' ? seen.body.word : undefined;
   if (!expected.touches.length || op.kind === 'get') {
     model.add(judged.disagreements, reply);
@@ -622,16 +636,10 @@ export function sendApp(api: Api, op: AppOp): Promise<Reply> {
  * step by its first: one answer, one defect), and the state to go on from (a create's resource learnt
  * from its answer, model adopt).
  */
-function judgeAppAnswer(
-  state: State,
-  choices: Choices,
-  op: AppOp,
-  seen: Observed,
-): { state: State; choices: Choices; found: Disagreement[] } {
-  const { state: next, expected } = apply(state, op);
-  const judged = judge(expected, seen, choices);
+function judgeAppAnswer(held: Held, op: AppOp, seen: Observed): { held: Held; found: Disagreement[] } {
+  const judged = stepHeld(held, op, seen);
   const [first] = judged.disagreements.filter((d) => d.level === 'MUST');
-  return { state: adopt(next, op, seen), choices: judged.choices, found: first ? [first] : [] };
+  return { held: judged.held, found: first ? [first] : [] };
 }
 
 export interface AppStep {
@@ -652,10 +660,9 @@ export async function stepApp(api: Api, op: AppOp): Promise<AppStep> {
 export function judgeApp(api: Api, op: AppOp, reply: Reply): AppStep {
   const model = modelOf(api.log);
   const seen = observed(reply);
-  const judged = judgeAppAnswer(model.state(api.baseUrl), model.choices, op, seen);
-  model.choices = judged.choices;
+  const judged = judgeAppAnswer(model.held(api.baseUrl), op, seen);
   model.add(judged.found, reply);
-  model.setState(api.baseUrl, judged.state);
+  model.keep(api.baseUrl, judged.held);
   const id = op.kind === 'domain-create' || op.kind === 'worker-create' ? createdId(seen) : undefined;
   return {
     reply,
@@ -687,9 +694,9 @@ export async function awaitRemoval(
     reply = await sendApp(api, op);
   }
   const ms = Date.now() - began;
-  const removing = model.state(api.baseUrl).apps[app]?.workers[id]?.removing === true;
+  const wasRemoving = removing(model.held(api.baseUrl), app, id);
   judgeApp(api, op, reply);
-  if (!removing) return { reply, ms };
+  if (!wasRemoving) return { reply, ms };
   if (is2xx(reply.status))
     model.add(
       [
@@ -702,11 +709,7 @@ export async function awaitRemoval(
     );
   else {
     // Seen carried out: the model no longer holds the worker.
-    const state = model.state(api.baseUrl);
-    const workers = { ...(state.apps[app]?.workers ?? {}) };
-    delete workers[id];
-    const domains = state.apps[app]?.domains ?? {};
-    model.setState(api.baseUrl, { ...state, apps: { ...state.apps, [app]: { domains, workers } } });
+    model.keep(api.baseUrl, removed(model.held(api.baseUrl), app, id));
   }
   return { reply, ms };
 }
@@ -747,43 +750,40 @@ export function judgeAppRace(
   // disagrees in every position (a DELETE's 200 without the domain's fields) is then named, not the
   // answers that an order starting with another one makes wrong (a 404 taken for the first DELETE).
   type First = { depth: number; found: Disagreement; reply: Reply };
-  type Outcome = { count: number; first?: First; state: State; choices: Choices };
+  type Outcome = { count: number; first?: First; held: Held };
   const better = (a: Outcome, b: Outcome | undefined) =>
     !b ||
     a.count < b.count ||
     (a.count === b.count &&
       (a.first?.depth ?? Number.POSITIVE_INFINITY) > (b.first?.depth ?? Number.POSITIVE_INFINITY));
   const memo = new Map<string, Outcome>();
-  const search = (state: State, choices: Choices, left: number[], depth: number): Outcome => {
+  const search = (held: Held, left: number[], depth: number): Outcome => {
     // The depth is the number of changes used, which `left` fixes: an outcome is the same whenever met.
-    const key = JSON.stringify([state.apps, left]);
+    const key = JSON.stringify([held.state.apps, left]);
     const known = memo.get(key);
     if (known) return known;
     let best: Outcome | undefined;
     if (left.every((n) => n === 0)) {
-      let s = state;
-      let ch = choices;
+      let h = held;
       let count = 0;
       let first: First | undefined;
       for (const [i, r] of reads.entries()) {
-        const judged = judgeAppAnswer(s, ch, r.op, r.seen);
+        const judged = judgeAppAnswer(h, r.op, r.seen);
         const [found] = judged.found;
         if (found) {
           count++;
           first ??= { depth: depth + i, found, reply: r.reply };
         }
-        s = judged.state;
-        ch = judged.choices;
+        h = judged.held;
       }
-      best = { count, ...(first ? { first } : {}), state: s, choices: ch };
+      best = { count, ...(first ? { first } : {}), held: h };
     } else
       for (const [i, k] of kinds.entries()) {
         if (!left[i]) continue;
-        const judged = judgeAppAnswer(state, choices, k.op, k.seen);
+        const judged = judgeAppAnswer(held, k.op, k.seen);
         const [found] = judged.found;
         const rest = search(
-          judged.state,
-          judged.choices,
+          judged.held,
           left.map((n, j) => (j === i ? n - 1 : n)),
           depth + 1,
         );
@@ -797,9 +797,8 @@ export function judgeAppRace(
     memo.set(key, out);
     return out;
   };
-  const result = search(model.state(api.baseUrl), model.choices, counts, 0);
-  model.choices = result.choices;
-  model.setState(api.baseUrl, result.state);
+  const result = search(model.held(api.baseUrl), counts, 0);
+  model.keep(api.baseUrl, result.held);
   if (!result.first) return [];
   model.add([result.first.found], result.first.reply);
   return [result.first.found];
