@@ -39,6 +39,7 @@ import {
   unreadableBody,
   validUtf8,
 } from '../model/index.ts';
+import { bestExplanation } from '../model/order.ts';
 import type { Exchange } from './exchange.ts';
 import { type Api, type ExchangeLog, type Reply, show } from './http.ts';
 
@@ -720,7 +721,8 @@ export async function awaitRemoval(
  * more), as the explorer's race rounds judge them. Answers alike (same operation, status, media type
  * and body) are interchangeable, so the orders are searched over kinds of answers, not permutations
  * of twenty. When no order explains them, the finding is the first disagreement of the order that
- * explains them best (below). The rule then goes on from the state of that order.
+ * explains them best (model/order.ts bestExplanation, as the explorer's race rounds take it). The rule
+ * then goes on from the state of that order.
  */
 export function judgeAppRace(
   api: Api,
@@ -728,78 +730,27 @@ export function judgeAppRace(
   after: ReadonlyArray<{ op: AppOp; reply: Reply }> = [],
 ): Disagreement[] {
   const model = modelOf(api.log);
-  type Kind = { op: AppOp; reply: Reply; seen: Observed };
-  const kinds: Kind[] = [];
-  const counts: number[] = [];
-  for (const c of changes) {
-    const seen = observed(c.reply);
-    const key = JSON.stringify([c.op, c.reply.status, c.reply.headers['content-type'], c.reply.text]);
-    const at = kinds.findIndex(
-      (k) => JSON.stringify([k.op, k.reply.status, k.reply.headers['content-type'], k.reply.text]) === key,
-    );
-    if (at >= 0) counts[at] = (counts[at] ?? 0) + 1;
-    else {
-      kinds.push({ op: c.op, reply: c.reply, seen });
-      counts.push(1);
-    }
-  }
-  const reads = after.map((a) => ({ op: a.op, reply: a.reply, seen: observed(a.reply) }));
-  // Each order is judged to its end, going on past a disagreeing answer from the state the model
-  // expected (as a sequence goes on past a known defect): the order with the fewest disagreeing answers
-  // explains the race best, and of those the one whose first disagreement comes latest. An answer that
-  // disagrees in every position (a DELETE's 200 without the domain's fields) is then named, not the
-  // answers that an order starting with another one makes wrong (a 404 taken for the first DELETE).
-  type First = { depth: number; found: Disagreement; reply: Reply };
-  type Outcome = { count: number; first?: First; held: Held };
-  const better = (a: Outcome, b: Outcome | undefined) =>
-    !b ||
-    a.count < b.count ||
-    (a.count === b.count &&
-      (a.first?.depth ?? Number.POSITIVE_INFINITY) > (b.first?.depth ?? Number.POSITIVE_INFINITY));
-  const memo = new Map<string, Outcome>();
-  const search = (held: Held, left: number[], depth: number): Outcome => {
-    // The depth is the number of changes used, which `left` fixes: an outcome is the same whenever met.
-    const key = JSON.stringify([held.state.apps, left]);
-    const known = memo.get(key);
-    if (known) return known;
-    let best: Outcome | undefined;
-    if (left.every((n) => n === 0)) {
-      let h = held;
-      let count = 0;
-      let first: First | undefined;
-      for (const [i, r] of reads.entries()) {
-        const judged = judgeAppAnswer(h, r.op, r.seen);
-        const [found] = judged.found;
-        if (found) {
-          count++;
-          first ??= { depth: depth + i, found, reply: r.reply };
-        }
-        h = judged.held;
-      }
-      best = { count, ...(first ? { first } : {}), held: h };
-    } else
-      for (const [i, k] of kinds.entries()) {
-        if (!left[i]) continue;
-        const judged = judgeAppAnswer(held, k.op, k.seen);
-        const [found] = judged.found;
-        const rest = search(
-          judged.held,
-          left.map((n, j) => (j === i ? n - 1 : n)),
-          depth + 1,
-        );
-        const outcome: Outcome = found
-          ? { ...rest, count: rest.count + 1, first: { depth, found, reply: k.reply } }
-          : rest;
-        if (better(outcome, best)) best = outcome;
-        if (best?.count === 0) break;
-      }
-    const out = best as Outcome;
-    memo.set(key, out);
-    return out;
-  };
-  const result = search(model.held(api.baseUrl), counts, 0);
-  model.keep(api.baseUrl, result.held);
+  type Answered = { op: AppOp; reply: Reply; seen: Observed };
+  const read = (a: { op: AppOp; reply: Reply }): Answered => ({ ...a, seen: observed(a.reply) });
+  const answered = changes.map(read);
+  const reads = after.map(read);
+  const result = bestExplanation(
+    model.held(api.baseUrl),
+    answered,
+    reads,
+    (held, a) => {
+      const judged = judgeAppAnswer(held, a.op, a.seen);
+      const [found] = judged.found;
+      return { state: judged.held, ...(found ? { found } : {}) };
+    },
+    {
+      same: (a) => JSON.stringify([a.op, a.reply.status, a.reply.headers['content-type'], a.reply.text]),
+      state: (held) => JSON.stringify(held.state.apps),
+    },
+  );
+  model.keep(api.baseUrl, result.state);
   if (!result.first) return [];
-  model.add([result.first.found], result.first.reply);
-  return [result.first.found];
+  const { found, index } = result.first;
+  model.add([found], ([...answered, ...reads][index] as Answered).reply);
+  return [found];
 }
