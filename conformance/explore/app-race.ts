@@ -7,11 +7,12 @@
  * order explains is reported with the model's signature of the order that explains it best (fewest
  * disagreeing answers, then the latest first disagreement: model/order.ts bestExplanation).
  */
+import { unlessKnown } from '../model/findings.ts';
 import { bestExplanation } from '../model/order.ts';
 import type { AppOperation, Created } from './apps.ts';
 import { hostname } from './apps.ts';
 import { send, type TimedExchange } from './client.ts';
-import { type Disagreement, type Held, initial, step as modelStep, signatureKey } from './model.ts';
+import { type Disagreement, type Held, initial, step as modelStep } from './model.ts';
 import { type Concrete, request, resolve } from './operations.ts';
 import type { Rng } from './prng.ts';
 import { type SetAside, sendAndJudge, type Where } from './sequence.ts';
@@ -52,8 +53,7 @@ export async function appRaceRound(
   rng: Rng,
   setAside: SetAside = new Set(),
 ): Promise<AppRace> {
-  const fresh = (ds: readonly Disagreement[]) =>
-    ds.some((d) => setAside.has(signatureKey(d.signature))) ? [] : [...ds];
+  const fresh = (ds: readonly Disagreement[]) => unlessKnown(setAside, ds);
   const domain = pattern !== 'worker-deletes';
   const create: AppOperation = domain
     ? { kind: 'D-CREATE', hostname: hostname(rng) }

@@ -8,6 +8,7 @@
  * Everything random comes from one seed: `--seed N` sends the same operations.
  */
 
+import { firstSightings, isKnown } from '../model/findings.ts';
 import { sectionBNotServed } from '../model/fixtures.ts';
 import { appPath, createdId } from '../model/formats.ts';
 import { type AppRace, appRaceRound, RACE_PATTERNS } from './app-race.ts';
@@ -219,14 +220,13 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const runStart = now();
   const report = (d: Defect, seenAt: number) => {
     d.foundAtMs = seenAt - runStart;
-    const known = setAside.has(signatureKey(d.signature));
+    const first = firstSightings(setAside, [d]).length > 0;
     if (d.firstSeen) setAside.add(signatureKey(d.firstSeen));
-    if (known) {
+    if (!first) {
       stats.setAside++;
       return;
     }
     defects.push(d);
-    setAside.add(signatureKey(d.signature));
     log(`defect ${d.id}: ${d.title} (seed ${d.seed})`);
   };
 
@@ -314,7 +314,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       if (!failing || !first) continue;
       const foundAfterMs = now() - seqStart;
       needFresh = true;
-      if (setAside.has(signatureKey(first.signature))) {
+      if (isKnown(setAside, first)) {
         stats.setAside++;
         continue;
       }
@@ -351,7 +351,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         }
         if (!race.failure) continue;
         needFresh = true;
-        if (setAside.has(signatureKey(race.failure.disagreement.signature))) {
+        if (isKnown(setAside, race.failure.disagreement)) {
           stats.setAside++;
           continue;
         }
@@ -397,7 +397,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         continue;
       }
       const signature = sequential?.signature ?? verdict.failure.signature;
-      if (setAside.has(signatureKey(signature))) {
+      if (isKnown(setAside, { signature })) {
         stats.setAside++;
         continue;
       }

@@ -5,6 +5,8 @@
  * observed, and fails at its end (support/rule.ts) naming the cause: one wrong word no longer stops
  * the rule before it checks what it is about.
  */
+
+import { firstSightings } from '../model/findings.ts';
 import {
   type Answer,
   adoptList,
@@ -34,7 +36,6 @@ import {
   sameUser,
   sharedState,
   showUser,
-  signatureKey,
   stepHeld,
   unreadableBody,
   validUtf8,
@@ -61,12 +62,8 @@ export class RuleModel {
   private readonly fresh = new Set<string>();
 
   add(found: readonly Disagreement[], reply: Reply): void {
-    for (const d of found) {
-      const key = signatureKey(d.signature);
-      if (this.keys.has(key)) continue;
-      this.keys.add(key);
+    for (const d of firstSightings(this.keys, found))
       this.findings.push({ ...d, shown: show(reply), exchange: reply.exchange });
-    }
   }
 
   markFresh(baseUrl: string): void {
