@@ -7,7 +7,7 @@ import { sectionBNotServed } from '../model/fixtures.ts';
 import { appPath } from '../model/formats.ts';
 import { ExchangeFailure } from './failures.ts';
 import { type Reply, randomText, show } from './http.ts';
-import { type AppOp, stepApp } from './judged.ts';
+import { type AppOp, stepApp } from './judged-apps.ts';
 import { setting } from './options.mjs';
 import type { RuleContext } from './rule.ts';
 

@@ -25,7 +25,8 @@ import {
   userOf,
   xmlOf,
 } from './http.ts';
-import { ensureUser, modelOf, observed, type Step, step } from './judged.ts';
+import { modelOf, observed } from './judged.ts';
+import { ensureUser, type Step, step } from './judged-users.ts';
 import { type RuleContext, SetupError } from './rule.ts';
 import { resolvedTarget } from './target.ts';
 

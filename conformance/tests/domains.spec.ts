@@ -4,7 +4,7 @@ import { sectionBNotServed } from '../model/fixtures.ts';
 import { appPath } from '../model/formats.ts';
 import { createDomain, ISO_UTC, isObject, type Json, jsonOf, newApp, ok, UUID } from '../support/apps.ts';
 import { expectJsonUtf8, expectOn, mediaType, type Reply, randomText } from '../support/http.ts';
-import { stepApp } from '../support/judged.ts';
+import { stepApp } from '../support/judged-apps.ts';
 import { rule, test } from '../support/rule.ts';
 
 const FIELDS = ['id', 'hostname', 'created_at', 'updated_at'] as const;
