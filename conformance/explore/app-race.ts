@@ -5,12 +5,14 @@
  * of the changes must explain every answer and the read after them (the orders of at most three
  * changes are all tried; real-time order is not imposed, which can only accept more). A round no
  * order explains is reported with the model's signature of the order that explains it best (fewest
- * disagreeing answers, then the latest first disagreement).
+ * disagreeing answers, then the latest first disagreement: model/order.ts bestExplanation).
  */
+import { unlessKnown } from '../model/findings.ts';
+import { bestExplanation } from '../model/order.ts';
 import type { AppOperation, Created } from './apps.ts';
 import { hostname } from './apps.ts';
 import { send, type TimedExchange } from './client.ts';
-import { type Disagreement, type Held, initial, step as modelStep, signatureKey } from './model.ts';
+import { type Disagreement, type Held, initial, step as modelStep } from './model.ts';
 import { type Concrete, request, resolve } from './operations.ts';
 import type { Rng } from './prng.ts';
 import { type SetAside, sendAndJudge, type Where } from './sequence.ts';
@@ -39,14 +41,6 @@ export interface AppRace {
   created?: Created;
 }
 
-function permutations(n: number): number[][] {
-  if (n === 0) return [[]];
-  const out: number[][] = [];
-  for (const rest of permutations(n - 1))
-    for (let at = 0; at <= rest.length; at++) out.push([...rest.slice(0, at), n - 1, ...rest.slice(at)]);
-  return out;
-}
-
 /**
  * One round. `setAside`: signatures reported already; an answer that disagrees with one of them is
  * taken as it is (the model goes on from it), as a sequence goes past a known defect (sequence.ts
@@ -59,8 +53,7 @@ export async function appRaceRound(
   rng: Rng,
   setAside: SetAside = new Set(),
 ): Promise<AppRace> {
-  const fresh = (ds: readonly Disagreement[]) =>
-    ds.some((d) => setAside.has(signatureKey(d.signature))) ? [] : [...ds];
+  const fresh = (ds: readonly Disagreement[]) => unlessKnown(setAside, ds);
   const domain = pattern !== 'worker-deletes';
   const create: AppOperation = domain
     ? { kind: 'D-CREATE', hostname: hostname(rng) }
@@ -107,35 +100,26 @@ export async function appRaceRound(
   const readExchange = await send(where.url, request(readConcrete));
   result.after = [{ op: read, concrete: readConcrete, exchange: readExchange }];
   if (!readExchange.observation) return { ...result, skipped: 'the read after the race went unanswered' };
-  // Each order is judged to its end, going on past a disagreeing answer from the state the model
-  // expected: the order with the fewest disagreeing answers explains the round best, and of those the
-  // one whose first disagreement comes latest. An answer that disagrees in every position (a DELETE's
-  // 200 without the domain's fields) is then named, not what an order starting with another answer
-  // makes wrong (a 404 taken for the first DELETE).
-  let best:
-    | { count: number; at: number; disagreement: Disagreement; expected: string; order: number[] }
-    | undefined;
-  for (const order of permutations(ops.length)) {
-    let state = held;
-    let count = 0;
-    let failed: { at: number; disagreement: Disagreement; expected: string } | undefined;
-    const steps = [
-      ...order.map((i) => ({ c: concretes[i] as Concrete, e: exchanges[i] as TimedExchange })),
-      { c: readConcrete, e: readExchange },
-    ];
-    for (const [at, { c, e }] of steps.entries()) {
+  // The order that explains the round best (model/order.ts bestExplanation, as the APP-RACE rules
+  // take it): the fewest disagreeing answers, then the latest first disagreement.
+  type Change = { c: Concrete; e: TimedExchange };
+  const best = bestExplanation(
+    held,
+    ops.map((_, i): Change => ({ c: concretes[i] as Concrete, e: exchanges[i] as TimedExchange })),
+    [{ c: readConcrete, e: readExchange }],
+    (state: Held, { c, e }: Change) => {
       const judged = modelStep(state, c, e.observation);
       const [first] = fresh(judged.disagreements);
-      if (first) {
-        count++;
-        failed ??= { at, disagreement: first, expected: judged.expected };
-      }
-      state = judged.held;
-    }
-    if (!failed) return result;
-    if (!best || count < best.count || (count === best.count && failed.at > best.at))
-      best = { ...failed, count, order };
-  }
-  if (best) result.failure = { disagreement: best.disagreement, expected: best.expected, order: best.order };
+      return {
+        state: judged.held,
+        ...(first ? { found: { disagreement: first, expected: judged.expected } } : {}),
+      };
+    },
+    {
+      same: ({ c, e }) => JSON.stringify([c, e.observation]),
+      state: (h) => JSON.stringify(h.state.apps),
+    },
+  );
+  if (best.first) result.failure = { ...best.first.found, order: best.order };
   return result;
 }

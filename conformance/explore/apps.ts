@@ -12,7 +12,7 @@
  * then is `worker removal | state-change | still served`. A worker the model does not hold as being
  * removed is read once.
  */
-import type { Operation as ModelOperation } from '../model/index.ts';
+import { appPath, type Created, type Operation as ModelOperation, NOTHING_CREATED } from '../model/index.ts';
 import { setting } from '../support/options.mjs';
 import type { Rng } from './prng.ts';
 
@@ -28,12 +28,7 @@ export type AppKind = AppOperation['kind'];
 /** An app operation resolved: the app of the sequence and, for a ref, the id it stands for. */
 export type ConcreteApp = AppOperation & { app: string; target?: string };
 
-/** The ids the creates of a sequence were answered with, in order (refs index them). */
-export interface Created {
-  domains: readonly string[];
-  workers: readonly string[];
-}
-export const NOTHING_CREATED: Created = { domains: [], workers: [] };
+export { type Created, NOTHING_CREATED };
 
 const APP_KINDS: ReadonlySet<string> = new Set<AppKind>([
   'D-CREATE',
@@ -51,8 +46,6 @@ export const isAppOperation = (op: { kind: string }): op is AppOperation => APP_
 
 /** How long a worker whose DELETE was accepted may still be served (B-6 says "eventually"). */
 export const asyncTimeoutMs = (): number => Number(setting('CONFORMANCE_ASYNC_TIMEOUT_MS'));
-/** Between two reads of a worker being removed. */
-export const POLL_MS = 100;
 
 /** A UUID no implementation hands out: the id a ref stands for when no create of this run filled it. */
 export const absentId = (ref: number) => `00000000-0000-4000-8000-${String(ref).padStart(12, '0')}`;
@@ -82,8 +75,8 @@ const withJson = (method: string, path: string, value: object): AppRequest => ({
 
 export function appRequest(op: ConcreteApp): AppRequest {
   const kind = op.kind.startsWith('D-') ? 'domains' : 'workers';
-  const collection = `/apps/${encodeURIComponent(op.app)}/${kind}`;
-  const item = `${collection}/${encodeURIComponent(op.target ?? '')}`;
+  const collection = appPath(op.app, kind);
+  const item = appPath(op.app, kind, op.target ?? '');
   switch (op.kind) {
     case 'D-CREATE':
       return withJson('POST', collection, { hostname: op.hostname });
@@ -128,28 +121,6 @@ export function appToModel(op: ConcreteApp): ModelOperation {
     case 'W-DELETE':
       return { kind: 'worker-delete', app, id };
   }
-}
-
-/** The id a create's answer carries (what the model's `adopt` learns), or undefined. */
-export function createdId(body: string): string | undefined {
-  try {
-    const v = JSON.parse(body) as unknown;
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
-    const id = (v as Record<string, unknown>).id;
-    return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The ids learned after a create answered `body` (unchanged for any other operation). */
-export function learn(created: Created, op: ConcreteApp, status: number, body: string): Created {
-  if ((op.kind !== 'D-CREATE' && op.kind !== 'W-CREATE') || status < 200 || status > 299) return created;
-  const id = createdId(body);
-  if (id === undefined) return created;
-  return op.kind === 'D-CREATE'
-    ? { ...created, domains: [...created.domains, id] }
-    : { ...created, workers: [...created.workers, id] };
 }
 
 // --- generation

@@ -7,6 +7,7 @@
  * same bytes). HEAD goes over a raw socket (support/raw.ts, as USR-HEAD-01 reads it): `fetch` reads no
  * body after a HEAD answer, so the bytes a server sends there would go unseen.
  */
+import { validUtf8 } from '../model/index.ts';
 import { type ExchangeRequest, REQUEST_TIMEOUT_MS } from '../support/exchange.ts';
 import { RawFailure, rawExchange } from '../support/raw.ts';
 import { SAFE_METHODS, transportFailure } from '../support/transport.ts';
@@ -37,6 +38,12 @@ export const now = () => performance.now() - origin;
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
+/** A body as the model reads it (model/observe.ts Answer): decoded, and marked when not valid UTF-8. */
+const decoded = (bytes: Uint8Array): { body: string; notUtf8?: true } => ({
+  body: decoder.decode(bytes),
+  ...(validUtf8(bytes) ? {} : { notUtf8: true as const }),
+});
+
 async function head(url: string, request: Request): Promise<Observation> {
   const { origin: base, pathname, search } = new URL(url);
   const reply = await rawExchange(base, 'HEAD', pathname + search, {
@@ -50,7 +57,7 @@ async function head(url: string, request: Request): Promise<Observation> {
   return {
     status: Number(status),
     contentType: reply.headers['content-type'],
-    body: decoder.decode(reply.extra),
+    ...decoded(reply.extra),
   };
 }
 
@@ -83,13 +90,12 @@ async function attempt(
       redirect: 'manual',
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
-    const body = decoder.decode(await response.arrayBuffer());
     const exchange: TimedExchange = {
       request: { ...request, url },
       observation: {
         status: response.status,
         contentType: response.headers.get('content-type') ?? undefined,
-        body,
+        ...decoded(new Uint8Array(await response.arrayBuffer())),
       },
       call,
       ret: now(),

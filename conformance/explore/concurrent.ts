@@ -5,14 +5,14 @@
  */
 
 import { moreThanOneSuccess, NAMED_DEFECTS } from '../model/index.ts';
-import { send, type TimedExchange } from './client.ts';
 import {
   checkHistory,
   type HistoryOp,
   minimalWitness,
   partition,
   type SequentialModel,
-} from './linearizability.ts';
+} from '../model/order.ts';
+import { send, type TimedExchange } from './client.ts';
 import { type Held, initial, key, step as modelStep, type Signature } from './model.ts';
 import type { Observation } from './observation.ts';
 import {

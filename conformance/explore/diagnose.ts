@@ -8,8 +8,9 @@
  * disagrees, the failing step's own signature stands (a defect of a read path).
  */
 
+import { unlessKnown } from '../model/findings.ts';
 import { judgeWrite } from '../model/index.ts';
-import { type Disagreement, initial, observed, type Signature, signatureKey } from './model.ts';
+import { type Disagreement, initial, observed, type Signature } from './model.ts';
 import { isWrite, type Operation } from './operations.ts';
 import {
   goOn,
@@ -72,7 +73,7 @@ async function diagnoseSteps(
     }
     const counted = found.filter((d) => d.level === 'MUST' || d.level === level);
     // A step that meets a known defect: what else it shows is that defect's doing too.
-    const open = counted.some((d) => setAside.has(signatureKey(d.signature))) ? [] : counted;
+    const open = unlessKnown(setAside, counted);
     // A write that hit another user is named by that, rather than by what it then did to its own.
     const first =
       open.find((d) => d.signature.aspect === 'other-record-touched') ??

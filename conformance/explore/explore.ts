@@ -8,9 +8,11 @@
  * Everything random comes from one seed: `--seed N` sends the same operations.
  */
 
+import { firstSightings, isKnown } from '../model/findings.ts';
 import { sectionBNotServed } from '../model/fixtures.ts';
+import { appPath, createdId } from '../model/formats.ts';
 import { type AppRace, appRaceRound, RACE_PATTERNS } from './app-race.ts';
-import { appRequest, appSequenceSource, asyncTimeoutMs, type Created, createdId } from './apps.ts';
+import { appRequest, appSequenceSource, asyncTimeoutMs, type Created } from './apps.ts';
 import { now, send } from './client.ts';
 import {
   CORRUPTED,
@@ -25,7 +27,7 @@ import {
 import { type Defect, shown, titleOf } from './defect.ts';
 import { diagnose } from './diagnose.ts';
 import { sequenceSource } from './generate.ts';
-import { type Disagreement, type Signature, signatureKey } from './model.ts';
+import { type Disagreement, observed, type Signature, signatureKey } from './model.ts';
 import type { Operation } from './operations.ts';
 import { type Rng, rng } from './prng.ts';
 import { script, timeline } from './render.ts';
@@ -150,14 +152,14 @@ async function sectionBUnserved(baseUrl: string): Promise<string | undefined> {
   ] as const) {
     const { observation } = await send(baseUrl, appRequest(op));
     const served = observation !== undefined && observation.status >= 200 && observation.status <= 299;
-    const id = served ? createdId(observation.body) : undefined;
+    const id = served ? createdId(observed(observation)) : undefined;
     if (!served)
       return `${sectionBNotServed(kind, observation?.status ?? 0)}: section B not explored (the APP-* rules skip it alike)`;
     if (id === undefined)
       return `section B fixture: POST /apps/{app_id}/${kind} answered no object with an id: section B not explored (the APP-* rules skip it alike)`;
     await send(baseUrl, {
       method: 'DELETE',
-      path: `/apps/${encodeURIComponent(app)}/${kind}/${encodeURIComponent(id)}`,
+      path: appPath(app, kind, id),
       headers: {},
     });
   }
@@ -218,14 +220,13 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const runStart = now();
   const report = (d: Defect, seenAt: number) => {
     d.foundAtMs = seenAt - runStart;
-    const known = setAside.has(signatureKey(d.signature));
+    const first = firstSightings(setAside, [d]).length > 0;
     if (d.firstSeen) setAside.add(signatureKey(d.firstSeen));
-    if (known) {
+    if (!first) {
       stats.setAside++;
       return;
     }
     defects.push(d);
-    setAside.add(signatureKey(d.signature));
     log(`defect ${d.id}: ${d.title} (seed ${d.seed})`);
   };
 
@@ -313,7 +314,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       if (!failing || !first) continue;
       const foundAfterMs = now() - seqStart;
       needFresh = true;
-      if (setAside.has(signatureKey(first.signature))) {
+      if (isKnown(setAside, first)) {
         stats.setAside++;
         continue;
       }
@@ -350,7 +351,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         }
         if (!race.failure) continue;
         needFresh = true;
-        if (setAside.has(signatureKey(race.failure.disagreement.signature))) {
+        if (isKnown(setAside, race.failure.disagreement)) {
           stats.setAside++;
           continue;
         }
@@ -396,7 +397,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         continue;
       }
       const signature = sequential?.signature ?? verdict.failure.signature;
-      if (setAside.has(signatureKey(signature))) {
+      if (isKnown(setAside, { signature })) {
         stats.setAside++;
         continue;
       }

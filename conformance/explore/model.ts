@@ -1,60 +1,34 @@
 /**
  * The spec's model (conformance/model/) as the explorer steps through it:
- * `step(held, operation, observation) → {held, expected, disagreements}`, where `held` is the model's
- * state and choices plus what the explorer adds on top: the inputs an implementation may refuse.
- *
- * The model names the answers the spec allows; the explorer sends inputs the model leaves open whether
- * an implementation accepts them (A-PATH-1, A-R11, RES-USER-6): an id written with leading zeros or a
- * plus sign, in the form or in the path; an id that is zero, negative or beyond 32, 53 or 64 bits; a
- * text of a class such as `long-4096` or `non-bmp`. An implementation may refuse such an input (a 4xx
- * without a result, or the failure result where success was due): the refused write changes nothing.
- * It is then held to its choice: the same input (the same set of features, in the same place) accepted
- * once and refused later, or the other way round, is a disagreement (`refusal`). Whatever it accepts is
- * judged by the model as any other input.
+ * `step(held, operation, observation) → {held, expected, disagreements}`: the model's one step
+ * (model/held.ts `stepHeld`, which the rules take too) on the explorer's operations, with the features
+ * of the inputs it draws that an implementation may refuse (A-PATH-1, A-R11, RES-USER-6: an id written
+ * with leading zeros or a plus sign, in the form or in the path; an id that is zero, negative or beyond
+ * 32, 53 or 64 bits; a text of a class such as `long-4096` or `non-bmp`), and the expectation in words.
  */
 import {
-  adopt,
-  apply,
-  type Choices,
   type Disagreement,
   disagreement,
   type Expected,
-  initialState,
-  judge,
-  judgeBytes,
+  type Held,
+  heldKey,
+  initialHeld,
   type Operation as ModelOperation,
-  noChoices,
-  type Observed,
-  observe,
+  observed,
+  removed,
+  removing,
   type Signature,
   type State,
-  sharedState,
   signatureKey,
+  stepHeld,
 } from '../model/index.ts';
-import { appToModel, type Created, learn, NOTHING_CREATED } from './apps.ts';
+import { appToModel } from './apps.ts';
 import { mediaTypeOf, type Observation } from './observation.ts';
 import type { Concrete } from './operations.ts';
 import { idClass } from './values.ts';
 
+export type { Held };
 export { type Disagreement, type Expected, type Signature, signatureKey };
-
-export interface Held {
-  state: State;
-  /**
-   * The model's choices, held per situation (`PUT (existing id)`, `DELETE (unknown id)`): the spec
-   * leaves the status of each failure open, and an implementation may answer 409 to one and 404 to
-   * another (the reference server does); it is held to what it answered in the same situation.
-   */
-  choices: Readonly<Record<string, Choices>>;
-  /** Input features (`form id: zeros + text: long-4096`) → accepted (true) or refused (false). */
-  accepts: Readonly<Record<string, boolean>>;
-  /** The media type of the last list answer: HEAD of the list answers the same headers (A-R7). */
-  listType?: string;
-  /** The ids the run owns on a shared target (a listed one the model does not hold is extra); undefined on a fresh instance. */
-  owned?: readonly string[];
-  /** The ids the section B creates were answered with, in order: what a ref stands for (apps.ts). */
-  created?: Created;
-}
 
 export interface Step {
   held: Held;
@@ -68,17 +42,10 @@ export interface Step {
 }
 
 /** A fresh instance (`all`), or the ids the run owns on a shared target. */
-export function initial(scope: 'all' | readonly string[]): Held {
-  return scope === 'all'
-    ? { state: initialState(), choices: {}, accepts: {} }
-    : { state: sharedState(), choices: {}, accepts: {}, owned: scope };
-}
+export const initial = (scope: 'all' | readonly string[]): Held => initialHeld(scope);
 
 /** A stable text of what the model holds, for the linearizability checker's cache. */
-export function key(held: Held): string {
-  const users = Object.entries(held.state.users).sort(([a], [b]) => (a < b ? -1 : 1));
-  return JSON.stringify([held.state.collection, users, held.choices, held.accepts]);
-}
+export const key = heldKey;
 
 export function toModel(op: Concrete): ModelOperation {
   if ('app' in op) return appToModel(op);
@@ -109,12 +76,7 @@ export function toModel(op: Concrete): ModelOperation {
   }
 }
 
-export const observed = (obs: Observation): Observed =>
-  observe({
-    status: obs.status,
-    headers: obs.contentType ? { 'content-type': obs.contentType } : {},
-    text: obs.body,
-  });
+export { observed };
 
 /** The features of an input the model lets an implementation refuse (none: it must be accepted). */
 export function features(op: Concrete): string[] {
@@ -193,43 +155,29 @@ export function describeExpected(expected: Expected, after: State): string {
 }
 
 /**
- * The model's judge, with the choices of the answer's situation (see Held.choices); the bytes of a
- * result or of the operations too (RES-RESULT-1, RES-OPS-1), as USR-RESULT-01 and USR-OPT-02 judge them.
- */
-function judgeIn(choices: Held['choices'], expected: Expected, seen: Observed) {
-  const situation = expected.situation.replace(', first read', '');
-  const judged = judge(expected, seen, choices[situation] ?? noChoices());
-  const exact = expected.body.kind === 'result' || expected.body.kind === 'operations';
-  return {
-    disagreements: [...judged.disagreements, ...(exact ? judgeBytes(expected.situation, seen) : [])],
-    choices: { ...choices, [situation]: judged.choices },
-  };
-}
-
-const is2xx = (status: number) => status >= 200 && status <= 299;
-
-/**
- * The next model state after `op` answered `obs` (undefined: no answer, any answer is allowed).
+ * The next model state after `op` answered `obs` (undefined: no answer, any answer is allowed): the
+ * model's one step (model/held.ts stepHeld), the inputs the explorer draws refusable (`features`) and the
+ * bytes of a result or of the operations judged too (RES-RESULT-1, RES-OPS-1, as USR-RESULT-01 and
+ * USR-OPT-02 judge them).
  * `should`: SHOULD disagreements count too (a failure result answered 5xx), each with its level: a
  * sequence reports them as defects of that level, which warn rather than fail. A concurrent history
  * is judged on MUST disagreements only: a SHOULD is not a matter of order.
  */
 export function step(held: Held, op: Concrete, obs: Observation | undefined, should = false): Step {
-  const judged = stepAll(held, op, obs);
+  const judged = stepHeld(held, toModel(op), obs && observed(obs), { features: features(op), bytes: true });
   const counted = (d: Disagreement) => should || d.level === 'MUST';
-  if ('app' in op) {
-    // Section B: the model learns a created resource from the answer, and the ref its id (apps.ts).
-    const kept = judged.disagreements.filter(counted);
-    if (!obs) return { ...judged, disagreements: kept };
-    const state = adopt(judged.held.state, toModel(op), observed(obs));
-    const created = learn(judged.held.created ?? NOTHING_CREATED, op, obs.status, obs.body);
-    return { ...judged, held: { ...judged.held, state, created }, disagreements: kept };
-  }
   const kept = judged.disagreements.filter(counted);
-  if (!obs || (op.kind !== 'LIST' && op.kind !== 'HEAD')) return { ...judged, disagreements: kept };
+  const out: Step = {
+    held: judged.held,
+    model: judged.expected,
+    ...(judged.refused ? { refused: true as const } : {}),
+    expected: describeExpected(judged.expected, judged.after),
+    disagreements: kept,
+  };
+  if (!obs || 'app' in op || (op.kind !== 'LIST' && op.kind !== 'HEAD')) return out;
   // A-R7: HEAD answers the headers GET of the list answers (the model reads no media type without a body).
   const type = mediaTypeOf(obs) ?? 'none';
-  if (op.kind === 'LIST') return { ...judged, held: { ...judged.held, listType: type }, disagreements: kept };
+  if (op.kind === 'LIST') return { ...out, held: { ...out.held, listType: type } };
   if (held.listType !== undefined && held.listType !== type)
     kept.push(
       disagreement(
@@ -239,126 +187,7 @@ export function step(held: Held, op: Concrete, obs: Observation | undefined, sho
         `HEAD of the list answered ${type}, where GET of the list answers ${held.listType}`,
       ),
     );
-  return { ...judged, disagreements: kept };
+  return out;
 }
 
-function stepAll(held: Held, op: Concrete, obs: Observation | undefined): Step {
-  const modelOp = toModel(op);
-  const applied = apply(held.state, modelOp);
-  let expected = applied.expected;
-  // On a shared target the ids the run owns and the model does not hold must not be listed.
-  if (held.owned && expected.body.kind === 'users') {
-    const users = held.state.users;
-    expected = { ...expected, body: { ...expected.body, absent: held.owned.filter((id) => !users[id]) } };
-  }
-  const words = describeExpected(expected, applied.state);
-  const next = (state: State, choices: Held['choices'], accepts = held.accepts): Held => ({
-    ...held,
-    state,
-    choices,
-    accepts,
-  });
-  if (!obs)
-    return { held: next(applied.state, held.choices), model: expected, expected: words, disagreements: [] };
-  const seen = observed(obs);
-  const feats = features(op);
-  /** An answer nothing is learnt or held from: the write changed nothing. */
-  const unchanged: Step = {
-    held: next(held.state, held.choices),
-    model: expected,
-    refused: true,
-    expected: words,
-    disagreements: [],
-  };
-  // A-R11: a form without a field may be answered anything, a server error too (HTTP-04 warns of
-  // that, a SHOULD): nothing is learnt or held from it, and it changed nothing.
-  if ('omit' in op && op.omit && seen.body.kind !== 'result' && seen.status >= 500) return unchanged;
-  // A body no reader can parse is that defect (the judge names it), not a refusal of the input.
-  if (feats.length > 0 && seen.body.kind !== 'unreadable') {
-    const name = feats.join(' + ');
-    const before = held.accepts[name];
-    const hold = (accepted: boolean): Disagreement[] =>
-      before === undefined || before === accepted
-        ? []
-        : [
-            disagreement(
-              // One signature for leading zeros and plus signs alike: one read or write path that parses ids its own way.
-              `input with ${name.replace(/id: (zeros|plus)/, 'id: another writing')}`,
-              'status',
-              'accepted and refused',
-              `${op.kind} with ${name} is ${accepted ? 'accepted' : 'refused'} (${obs.status}), where the same input was ${before ? 'accepted' : 'refused'} before`,
-            ),
-          ];
-    const accepts = (accepted: boolean) => ({ ...held.accepts, [name]: accepted });
-    /** The input accepted: held as such, and the answer judged. */
-    const accepted = (): Step => {
-      const judged = judgeIn(held.choices, expected, seen);
-      return {
-        held: next(applied.state, judged.choices, accepts(true)),
-        model: expected,
-        expected: words,
-        disagreements: [...hold(true), ...judged.disagreements],
-      };
-    };
-    const word = seen.body.kind === 'result' ? seen.body.word : undefined;
-    const wanted = expected.body.kind === 'result' ? expected.body.word : undefined;
-    if (op.kind === 'GET') {
-      const due = expected.body.kind === 'user';
-      const served = is2xx(seen.status) && seen.body.kind === 'user';
-      // Where no user is due, a refusal and "no such user" look alike: nothing to learn or hold.
-      if (!due && !served)
-        return {
-          held: next(applied.state, held.choices),
-          model: expected,
-          expected: words,
-          disagreements: [],
-        };
-      if (due && !served)
-        return {
-          held: next(applied.state, held.choices, accepts(false)),
-          model: expected,
-          expected: words,
-          disagreements: hold(false),
-        };
-      return accepted();
-    }
-    if (op.kind !== 'PUT' && op.kind !== 'POST' && op.kind !== 'DELETE') throw new Error('unreachable');
-    // Where the failure result is due anyway, a failure tells nothing of the input (refused, or the
-    // failure due), so its status is not held to the one chosen for such failures: an implementation
-    // may answer a refused input otherwise (400 to a form without a field). Nothing learnt or changed.
-    const bare4xx = word === undefined && seen.status >= 400 && seen.status < 500;
-    if (wanted === 'failure' && (word === 'failure' || bare4xx)) return unchanged;
-    const refused = bare4xx || (word === 'failure' && wanted === 'success');
-    if (refused)
-      return {
-        held: next(held.state, held.choices, accepts(false)),
-        model: expected,
-        refused: true,
-        expected: words,
-        disagreements: hold(false),
-      };
-    if (word === 'success' && wanted === 'success') {
-      return accepted();
-    }
-  }
-  const judged = judgeIn(held.choices, expected, seen);
-  return {
-    held: next(applied.state, judged.choices),
-    model: expected,
-    expected: words,
-    disagreements: judged.disagreements,
-  };
-}
-
-/** A worker whose removal was accepted and is now seen carried out: the model no longer holds it (B-6). */
-export function removed(held: Held, app: string, id: string): Held {
-  const apps = held.state.apps;
-  const workers = { ...(apps[app]?.workers ?? {}) };
-  delete workers[id];
-  const domains = apps[app]?.domains ?? {};
-  return { ...held, state: { ...held.state, apps: { ...apps, [app]: { domains, workers } } } };
-}
-
-/** Whether the model holds the worker `id` of `app` as being removed (an accepted DELETE). */
-export const removing = (held: Held, app: string, id: string): boolean =>
-  held.state.apps[app]?.workers[id]?.removing === true;
+export { removed, removing };

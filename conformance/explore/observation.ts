@@ -1,14 +1,10 @@
+import type { Answer } from '../model/index.ts';
+
 /**
- * What the explorer saw of one answer: status, Content-Type and body, as the client recorded them.
- * The model reads it (model.ts: `observed`, through the model's own `observe`).
+ * What the explorer saw of one answer: status, Content-Type and body, as the client recorded them
+ * (client.ts), as the rules' client records them too: the model reads it (model/observe.ts `observed`).
  */
-export interface Observation {
-  status: number;
-  /** The Content-Type header as sent, or undefined. */
-  contentType: string | undefined;
-  /** The body as it came (client.ts), decoded as UTF-8 with a BOM kept; of a HEAD answer, the bytes after its headers. */
-  body: string;
-}
+export type Observation = Answer;
 
 /** The media type of an answer, lower case, without parameters. */
 export const mediaTypeOf = (obs: Observation): string | undefined =>

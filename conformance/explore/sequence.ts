@@ -2,6 +2,8 @@
  * Runs one sequence of operations against a target, step by step, and judges each answer with the
  * model: the same code explores (operations drawn as it goes), shrinks and confirms (operations given).
  */
+
+import { type Known, notKnown, unlessKnown } from '../model/findings.ts';
 import {
   adoptList,
   type Expected,
@@ -9,10 +11,11 @@ import {
   judgeWrite,
   named,
   observeUsers,
+  POLL_MS,
   type ReadBack,
   type SeenUser,
 } from '../model/index.ts';
-import { asyncTimeoutMs, POLL_MS } from './apps.ts';
+import { asyncTimeoutMs } from './apps.ts';
 import { now, send, type TimedExchange } from './client.ts';
 import {
   type Disagreement,
@@ -23,7 +26,6 @@ import {
   observed,
   removed,
   removing,
-  signatureKey,
 } from './model.ts';
 import type { Observation } from './observation.ts';
 import {
@@ -308,12 +310,12 @@ export async function goOn(
     (d) => d.level === 'MUST',
   );
   // A write that meets a known defect: what else its effect shows is that defect's doing too.
-  const fresh = effect.some((d) => setAside.has(signatureKey(d.signature))) ? [] : effect;
+  const fresh = unlessKnown(setAside, effect);
   return { held: { ...after, state: observeUsers(after.state, back) }, fresh };
 }
 
-/** Signatures set aside: a disagreement with one of them does not stop a sequence. */
-export type SetAside = ReadonlySet<string>;
+/** Signatures set aside (model/findings.ts): a disagreement with one of them does not stop a sequence. */
+export type SetAside = Known;
 
 /**
  * Runs operations from `next` (undefined ends the sequence) until one disagrees with a signature not
@@ -363,9 +365,9 @@ async function runSteps(
         known,
       };
     // MUST first: a step that shows both is named by the MUST disagreement.
-    let fresh = judged.disagreements
-      .filter((d) => !setAside.has(signatureKey(d.signature)))
-      .sort((a, b) => (a.level === b.level ? 0 : a.level === 'MUST' ? -1 : 1));
+    let fresh = notKnown(setAside, judged.disagreements).sort((a, b) =>
+      a.level === b.level ? 0 : a.level === 'MUST' ? -1 : 1,
+    );
     if (!fresh.length && judged.disagreements.length) {
       known++;
       const step = { op: concrete, model: judged.model, observation: exchange.observation };

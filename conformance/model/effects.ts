@@ -6,6 +6,7 @@
  * a write that changed a user it does not address is `other-record-touched`.
  */
 import { apply, type Expected } from './answers.ts';
+import { createdId } from './formats.ts';
 import type { Observed, SeenUser } from './observe.ts';
 import type { Operation } from './operations.ts';
 import { type Disagreement, disagreement } from './signature.ts';
@@ -225,11 +226,10 @@ export function adoptList(state: State, listed: readonly SeenUser[]): State {
 /** Section B creates: the id is the implementation's, so the model learns the resource from the answer. */
 export function adopt(state: State, op: Operation, observed: Observed): State {
   if (op.kind !== 'domain-create' && op.kind !== 'worker-create') return state;
-  const value = observed.body.kind === 'json' ? observed.body.value : undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return state;
-  const v = value as Record<string, unknown>;
-  if (typeof v.id !== 'string' && typeof v.id !== 'number') return state;
-  const id = String(v.id);
+  const id = createdId(observed);
+  if (id === undefined) return state;
+  // A JSON object: createdId read its id from it.
+  const v = (observed.body.kind === 'json' ? observed.body.value : {}) as Record<string, unknown>;
   const app = state.apps[op.app] ?? { domains: {}, workers: {} };
   const next =
     op.kind === 'domain-create'

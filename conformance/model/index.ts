@@ -16,9 +16,34 @@
 export { apply, type BodyRule, type Expected, type StatusRule } from './answers.ts';
 export { type Choices, noChoices } from './choices.ts';
 export { adopt, adoptList, judgeRestart, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
+export { appPath, createdId, ISO_UTC, POLL_MS, UUID } from './formats.ts';
+export {
+  type Created,
+  expectedOf,
+  type Held,
+  type HeldStep,
+  heldKey,
+  initialHeld,
+  judgeHeld,
+  learnCreated,
+  NOTHING_CREATED,
+  removed,
+  removing,
+  type StepOptions,
+  stepHeld,
+} from './held.ts';
 export { headBody, judge, judgeBytes, OPERATIONS_BYTES, RESULT_BYTES, unreadableBody } from './judge.ts';
 export { type DefectName, moreThanOneSuccess, NAMED_DEFECTS, named } from './named-defects.ts';
-export { type Observed, observe, type RawAnswer, type SeenBody, type SeenUser } from './observe.ts';
+export {
+  type Answer,
+  type Observed,
+  observe,
+  observed,
+  type RawAnswer,
+  type SeenBody,
+  type SeenUser,
+  validUtf8,
+} from './observe.ts';
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
 export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';
 export {

@@ -5,6 +5,7 @@
  */
 import type { Expected } from './answers.ts';
 import { type Choices, holdStatus } from './choices.ts';
+import { ISO_UTC, UUID } from './formats.ts';
 import type { Observed, SeenBody, SeenUser } from './observe.ts';
 import { type Disagreement, disagreement } from './signature.ts';
 import { DEFAULT_USER_ID, type ModelUser } from './state.ts';
@@ -24,9 +25,6 @@ export const OPERATIONS_BYTES = `<operations>${OPERATIONS}</operations>`;
 const listOf = (seen: SeenBody): string | undefined =>
   seen.kind === 'operations' ? seen.text.replace(/\s*,\s*/g, ', ') : undefined;
 const DOMAIN_FIELDS = ['id', 'hostname', 'created_at', 'updated_at'] as const;
-/** RES-DOM-1 (as support/apps.ts checks it): a UUID, and ISO 8601 date-times in UTC (`Z` or a zero offset). */
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
 const is2xx = (status: number) => status >= 200 && status <= 299;
 
 const showStatus = (o: Observed) =>

@@ -136,3 +136,42 @@ export function observe(answer: RawAnswer): Observed {
     body: { kind: 'unreadable', problem: `neither XML nor JSON: ${JSON.stringify(text.slice(0, 60))}` },
   };
 }
+
+/**
+ * An answer as the suite's clients record it, the rules' (support/http.ts) and the explorer's
+ * (explore/client.ts) alike: status, Content-Type and the body decoded as UTF-8 (a BOM kept; of a HEAD
+ * answer, the bytes after its headers).
+ */
+export interface Answer {
+  status: number;
+  /** The Content-Type header as sent, or undefined. */
+  contentType: string | undefined;
+  body: string;
+  /** The body's bytes were not valid UTF-8 (`body` then holds replacement characters). */
+  notUtf8?: true;
+}
+
+/** Whether `bytes` are valid UTF-8. */
+export function validUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An answer as the model reads it, for the rules and the explorer alike: a body that is not valid UTF-8
+ * (as it declares, or by default) is unreadable.
+ */
+export function observed(answer: Answer): Observed {
+  const seen = observe({
+    status: answer.status,
+    headers: answer.contentType === undefined ? {} : { 'content-type': answer.contentType },
+    text: answer.body,
+  });
+  if (!answer.notUtf8 || seen.body.kind === 'empty' || (seen.charset && seen.charset !== 'utf-8'))
+    return seen;
+  return { ...seen, body: { kind: 'unreadable', problem: 'not valid UTF-8' } };
+}

@@ -19,12 +19,6 @@ import { judgeRound, type Recorded } from '../explore/concurrent.ts';
 import { diagnose } from '../explore/diagnose.ts';
 import { type ExploreOptions, explore } from '../explore/explore.ts';
 import { drain, sequenceSource, stateCheck } from '../explore/generate.ts';
-import {
-  checkHistory,
-  type HistoryOp,
-  minimalWitness,
-  type SequentialModel,
-} from '../explore/linearizability.ts';
 import { initial, type Signature, signatureKey, step } from '../explore/model.ts';
 import {
   type Concrete,
@@ -39,6 +33,7 @@ import { script } from '../explore/render.ts';
 import { replay } from '../explore/sequence.ts';
 import { shrink, simpler } from '../explore/shrink.ts';
 import { FILL_BIG, FILL_SMALL, fillCount, freshPool, idClass, ownedPool } from '../explore/values.ts';
+import { checkHistory, type HistoryOp, minimalWitness, type SequentialModel } from '../model/order.ts';
 import type { Summary } from '../report/summary.ts';
 import { type Instance, startCommandInstance } from '../support/target.ts';
 import { suiteEnv } from './suite-env.ts';

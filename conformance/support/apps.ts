@@ -4,15 +4,14 @@
  * README) and skips the rules, with the reason, when an implementation cannot create them that way.
  */
 import { sectionBNotServed } from '../model/fixtures.ts';
+import { appPath } from '../model/formats.ts';
 import { ExchangeFailure } from './failures.ts';
 import { type Reply, randomText, show } from './http.ts';
-import { type AppOp, appPath, stepApp } from './judged.ts';
+import { type AppOp, stepApp } from './judged-apps.ts';
 import { setting } from './options.mjs';
 import type { RuleContext } from './rule.ts';
 
-export const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-/** ISO 8601 date-time in UTC: `Z` or a zero offset. */
-export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
+export { ISO_UTC, UUID } from '../model/formats.ts';
 
 export const ASYNC_TIMEOUT_MS = Number(setting('CONFORMANCE_ASYNC_TIMEOUT_MS'));
 

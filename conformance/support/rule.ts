@@ -20,7 +20,8 @@ import type { Exchange } from './exchange.ts';
 import { CouldNotFinish, carriedExchange, RuleSkipped } from './failures.ts';
 import { exited, markSharedBroken, sharedBroken } from './health.ts';
 import { Api, ExchangeLog } from './http.ts';
-import { corruption, modelOf, representationOf, restarted } from './judged.ts';
+import { corruption, modelOf, representationOf } from './judged.ts';
+import { restarted } from './judged-users.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
 
 export { CouldNotFinish, OutOfTimeError } from './failures.ts';

@@ -8,7 +8,7 @@
  * (`isolated`).
  */
 import { expect } from '@playwright/test';
-import { apply, judge, type Operation, type State, sameUser, sharedState } from '../model/index.ts';
+import { apply, judgeHeld, type Operation, type State, sameUser, sharedState } from '../model/index.ts';
 import { childText, elements, type XmlDocument, type XmlElement } from '../model/xml.ts';
 import { ExchangeFailure } from './failures.ts';
 import {
@@ -25,7 +25,8 @@ import {
   userOf,
   xmlOf,
 } from './http.ts';
-import { ensureUser, modelOf, observed, type Step, step } from './judged.ts';
+import { modelOf, observed } from './judged.ts';
+import { ensureUser, type Step, step } from './judged-users.ts';
 import { type RuleContext, SetupError } from './rule.ts';
 import { resolvedTarget } from './target.ts';
 
@@ -188,7 +189,7 @@ export function expectOutcome(reply: Reply, outcome: 'success' | 'failure', api:
   const state: State = { ...sharedState(), users };
   const { expected } = apply(state, op);
   const model = modelOf(api.log);
-  const judged = judge(expected, observed(reply), model.choices);
+  const judged = judgeHeld(model.choices, expected, observed(reply));
   model.choices = judged.choices;
   model.add(judged.disagreements, reply);
 }

@@ -1,7 +1,7 @@
 // SPEC.md, "What the service does": the collection, its default user, persistence.
 import { expect, request as playwrightRequest } from '@playwright/test';
 import { Api, type Reply, resultOf, sameId, show } from '../support/http.ts';
-import { step } from '../support/judged.ts';
+import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectStored, givenUser, newUser } from '../support/users.ts';
 

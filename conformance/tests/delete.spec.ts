@@ -1,6 +1,6 @@
 // SPEC.md A, endpoint 5 and rule 5: DELETE /UserService/users/{userid}. Each step is judged through
 // the model (support/judged.ts): the answer, and the state read back afterwards.
-import { step } from '../support/judged.ts';
+import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectAbsent, expectStored, givenUser, unknownId } from '../support/users.ts';
 

@@ -1,9 +1,10 @@
 // SPEC.md B: the response-body convention for changes, on domains (200/201 carry the full resource).
 import { expect } from '@playwright/test';
 import { sectionBNotServed } from '../model/fixtures.ts';
+import { appPath } from '../model/formats.ts';
 import { createDomain, ISO_UTC, isObject, type Json, jsonOf, newApp, ok, UUID } from '../support/apps.ts';
 import { expectJsonUtf8, expectOn, mediaType, type Reply, randomText } from '../support/http.ts';
-import { appPath, stepApp } from '../support/judged.ts';
+import { stepApp } from '../support/judged-apps.ts';
 import { rule, test } from '../support/rule.ts';
 
 const FIELDS = ['id', 'hostname', 'created_at', 'updated_at'] as const;

@@ -2,7 +2,7 @@
 // through every read path: HEAD and GET of the list, HEAD and GET by id.
 import type { Api } from '../support/http.ts';
 import { expectOn } from '../support/http.ts';
-import { step } from '../support/judged.ts';
+import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectAbsent,

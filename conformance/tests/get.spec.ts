@@ -1,7 +1,7 @@
 // SPEC.md A, endpoint 2 and rules 2 and 9: GET /UserService/users/{userid}.
 import { expect } from '@playwright/test';
 import { expectOn, expectXmlMediaType, sameId, userOf, xmlOf } from '../support/http.ts';
-import { step } from '../support/judged.ts';
+import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectAbsent, expectSameUser, expectStored, givenUser, unknownId } from '../support/users.ts';
 

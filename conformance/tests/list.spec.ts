@@ -1,7 +1,8 @@
 // SPEC.md A, endpoint 1 and rule 1: GET /UserService/users.
 import { expect } from '@playwright/test';
 import { expectOn, expectXmlMediaType, sameId } from '../support/http.ts';
-import { judgeBulk, modelOf, outcome } from '../support/judged.ts';
+import { modelOf } from '../support/judged.ts';
+import { judgeBulk, outcome } from '../support/judged-races.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectSameUser, givenUser, isolated, newUser, readListing, removeUser } from '../support/users.ts';
 

@@ -2,7 +2,8 @@
 import { judgeBytes } from '../model/index.ts';
 import { elements } from '../model/xml.ts';
 import { expectOn, expectXmlMediaType, xmlOf } from '../support/http.ts';
-import { modelOf, step } from '../support/judged.ts';
+import { modelOf } from '../support/judged.ts';
+import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 
 test(

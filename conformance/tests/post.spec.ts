@@ -1,6 +1,6 @@
 // SPEC.md A, endpoint 4 and rule 4: POST /UserService/users updates. Each step is judged through the
 // model (support/judged.ts): the answer, and the state read back afterwards.
-import { step } from '../support/judged.ts';
+import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectAbsent, expectStored, givenUser, newUser, unknownId } from '../support/users.ts';
 

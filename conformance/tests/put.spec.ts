@@ -1,7 +1,8 @@
 // SPEC.md A, endpoint 3 and rule 3: PUT /UserService/users creates. Each step is judged through the
 // model (support/judged.ts): the answer, and the state read back afterwards.
 import { expect } from '@playwright/test';
-import { judgeRace, outcome, step, tally } from '../support/judged.ts';
+import { judgeRace, outcome, tally } from '../support/judged-races.ts';
+import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectStored, givenUser, newUser, ownId } from '../support/users.ts';
 

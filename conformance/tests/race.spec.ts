@@ -10,17 +10,9 @@ import {
   newApp,
 } from '../support/apps.ts';
 import { expectOn, type Reply, randomText, show } from '../support/http.ts';
-import {
-  type AppOp,
-  awaitRemoval,
-  judgeAppRace,
-  judgeRace,
-  observeUser,
-  outcome,
-  sendApp,
-  step,
-  tally,
-} from '../support/judged.ts';
+import { type AppOp, awaitRemoval, sendApp } from '../support/judged-apps.ts';
+import { judgeAppRace, judgeRace, outcome, tally } from '../support/judged-races.ts';
+import { observeUser, step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectAbsent,

@@ -12,7 +12,9 @@ import {
   userOf,
   xmlOf,
 } from '../support/http.ts';
-import { modelOf, observed, outcome, step } from '../support/judged.ts';
+import { modelOf, observed } from '../support/judged.ts';
+import { outcome } from '../support/judged-races.ts';
+import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectSameUser,

@@ -1,7 +1,7 @@
 // SPEC.md, end of section A: "Test sequence that is known to hold against a fresh service".
 import { expect } from '@playwright/test';
 import { expectOn, sameId } from '../support/http.ts';
-import { step } from '../support/judged.ts';
+import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectSameUser } from '../support/users.ts';
 

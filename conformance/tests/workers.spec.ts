@@ -1,8 +1,9 @@
 // SPEC.md B: the asynchronous case, on workers (202 with {}, the resource removed afterwards).
 import { sectionBNotServed } from '../model/fixtures.ts';
+import { appPath } from '../model/formats.ts';
 import { ASYNC_TIMEOUT_MS, createWorker, isObject, type Json, jsonOf, newApp, ok } from '../support/apps.ts';
 import { expectOn } from '../support/http.ts';
-import { appPath, awaitRemoval, stepApp } from '../support/judged.ts';
+import { awaitRemoval, stepApp } from '../support/judged-apps.ts';
 import { rule, test } from '../support/rule.ts';
 
 test(

@@ -1,4 +1,11 @@
 /**
+ * The order search, for the rules and the explorer alike: which order of concurrent operations explains
+ * their answers. Two searches:
+ *
+ * - `checkHistory`: linearizability of a history (the explorer's concurrent phase, section A);
+ * - `bestExplanation`: of changes sent at once and reads after them, the order that explains the answers
+ *   best, and its first disagreement (the rules' races of section B, the explorer's race rounds).
+ *
  * Linearizability of a concurrent history against a sequential model: the Wing & Gong search with
  * Lowe's memoisation, as Porcupine implements it (a linked list of call and return events; a call is
  * tried as the next linearised operation when the model accepts its answer in the current state; a
@@ -188,4 +195,126 @@ export function minimalWitness<S, I, O>(
   const kept = current.filter((o) => !o.relaxed);
   const lastReturn = Math.max(...kept.map((o) => o.ret));
   return current.filter((o) => !o.relaxed || o.call <= lastReturn);
+}
+
+// --- The best explanation of concurrent answers that no order explains
+
+/** One answer judged in some position of an order: the state to go on from, and its disagreement, if any. */
+export interface Judged<S, D> {
+  state: S;
+  found?: D;
+}
+
+export interface Explanation<S, D> {
+  /** How many answers of the best order disagree (0: some order explains every answer). */
+  count: number;
+  /** The first disagreement of the best order: its position, the index of its answer (`changes`, then `after`) and what the judge said. */
+  first?: { depth: number; index: number; found: D };
+  /** The state after the best order. */
+  state: S;
+  /** The best order: indices into `changes`. */
+  order: number[];
+}
+
+/**
+ * Changes sent at once, then reads sent after them (`after`, in order): the order of the changes that
+ * explains their answers best, by the judge of one answer (real-time order is not imposed, which can
+ * only accept more). Each order is judged to its end, going on past a disagreeing answer from the state
+ * the judge goes on from: the order with the fewest disagreeing answers explains them best, and of those
+ * the one whose first disagreement comes latest (of orders alike, the first found, the changes taken in
+ * the order given). An answer that disagrees in every position is then named, not the answers that an
+ * order starting with another one makes wrong. The search stops at an order that explains every answer.
+ *
+ * Changes alike (`same`: the same operation with the same answer) are interchangeable: the orders are
+ * searched over kinds of answers, not permutations of twenty; an outcome is remembered by the state
+ * (`stateKey`) and the changes left.
+ */
+export function bestExplanation<S, C, D>(
+  init: S,
+  changes: readonly C[],
+  after: readonly C[],
+  judge: (state: S, change: C) => Judged<S, D>,
+  keys: { same: (change: C) => string; state: (state: S) => string },
+): Explanation<S, D> {
+  const kinds: number[] = [];
+  const kindOf: number[] = [];
+  const counts: number[] = [];
+  for (const [i, c] of changes.entries()) {
+    const key = keys.same(c);
+    const at = kinds.findIndex((k) => keys.same(changes[k] as C) === key);
+    if (at >= 0) {
+      counts[at] = (counts[at] ?? 0) + 1;
+      kindOf.push(at);
+    } else {
+      kindOf.push(kinds.length);
+      kinds.push(i);
+      counts.push(1);
+    }
+  }
+  type First = { depth: number; index: number; found: D };
+  type Outcome = { count: number; first?: First; state: S; kinds: number[] };
+  const better = (a: Outcome, b: Outcome | undefined) =>
+    !b ||
+    a.count < b.count ||
+    (a.count === b.count &&
+      (a.first?.depth ?? Number.POSITIVE_INFINITY) > (b.first?.depth ?? Number.POSITIVE_INFINITY));
+  const memo = new Map<string, Outcome>();
+  const search = (state: S, left: number[], depth: number): Outcome => {
+    // The depth is the number of changes used, which `left` fixes: an outcome is the same whenever met.
+    const key = JSON.stringify([keys.state(state), left]);
+    const known = memo.get(key);
+    if (known) return known;
+    let best: Outcome | undefined;
+    if (left.every((n) => n === 0)) {
+      let s = state;
+      let count = 0;
+      let first: First | undefined;
+      for (const [i, read] of after.entries()) {
+        const judged = judge(s, read);
+        if (judged.found !== undefined) {
+          count++;
+          first ??= { depth: depth + i, index: changes.length + i, found: judged.found };
+        }
+        s = judged.state;
+      }
+      best = { count, ...(first ? { first } : {}), state: s, kinds: [] };
+    } else
+      for (const [k, index] of kinds.entries()) {
+        if (!left[k]) continue;
+        const judged = judge(state, changes[index] as C);
+        const rest = search(
+          judged.state,
+          left.map((n, j) => (j === k ? n - 1 : n)),
+          depth + 1,
+        );
+        const outcome: Outcome =
+          judged.found !== undefined
+            ? {
+                ...rest,
+                count: rest.count + 1,
+                first: { depth, index, found: judged.found },
+                kinds: [k, ...rest.kinds],
+              }
+            : { ...rest, kinds: [k, ...rest.kinds] };
+        if (better(outcome, best)) best = outcome;
+        if (best?.count === 0) break;
+      }
+    const out = best as Outcome;
+    memo.set(key, out);
+    return out;
+  };
+  const result = search(init, counts, 0);
+  // The order as indices into `changes`: the n-th use of a kind is its n-th change.
+  const used = kinds.map(() => 0);
+  const order = result.kinds.map((k) => {
+    const n = used[k] ?? 0;
+    used[k] = n + 1;
+    return kindOf.map((kind, i) => (kind === k ? i : -1)).filter((i) => i >= 0)[n] as number;
+  });
+  return {
+    count: result.count,
+    ...(result.first ? { first: result.first } : {}),
+    state: result.state,
+    order,
+  };
 }

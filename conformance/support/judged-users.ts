@@ -1,0 +1,349 @@
+/**
+ * The rules' section A steps, judged through the executable model (model/): every write is sent, its
+ * answer judged, and the state read back (GET by id and the list) judged as well. What disagrees with
+ * the model is recorded as a finding of the rule, with its signature; the rule goes on from the state it
+ * observed, and fails at its end (support/rule.ts) naming the cause: one wrong word no longer stops
+ * the rule before it checks what it is about.
+ */
+
+import {
+  adoptList,
+  apply,
+  canonicalId,
+  type Disagreement,
+  disagreement,
+  judgeRestart,
+  judgeWrite,
+  named,
+  type Observed,
+  type Operation,
+  observeUsers,
+  type ReadBack,
+  type SeenUser,
+  type State,
+  sameUser,
+  showUser,
+  stepHeld,
+} from '../model/index.ts';
+import type { Api, Reply } from './http.ts';
+import { corruption, modelOf, observed, type RuleModel, unreadable, usersIn } from './judged.ts';
+
+function send(api: Api, op: Operation, form?: string): Promise<Reply> {
+  // A form written by the rule itself (its encoding is what the rule checks); the model reads `op.user`.
+  if (form !== undefined && (op.kind === 'put' || op.kind === 'post'))
+    return api.form(op.kind === 'put' ? 'PUT' : 'POST', '/UserService/users', form);
+  switch (op.kind) {
+    case 'list':
+      return api.get('/UserService/users');
+    case 'head-list':
+      return api.send('HEAD', '/UserService/users');
+    case 'options':
+      return api.send('OPTIONS', '/UserService/users');
+    case 'get':
+      return api.get(`/UserService/users/${op.id}`);
+    case 'put':
+    case 'post': {
+      const { id, name, profession } = op.user;
+      if (name !== undefined && profession !== undefined)
+        return op.kind === 'put' ? api.put({ id, name, profession }) : api.post({ id, name, profession });
+      // A form without a field (A-R11): the fields it has.
+      const fields = Object.fromEntries(Object.entries(op.user).filter(([, v]) => v !== undefined));
+      return api.form(op.kind === 'put' ? 'PUT' : 'POST', '/UserService/users', fields);
+    }
+    case 'delete':
+      return api.del(op.id);
+    default:
+      throw new Error(`${op.kind} is not a step of the section A rules`);
+  }
+}
+
+/**
+ * Reads back the users `ids` by GET by id and through the list. Where the two disagree, GET by id is
+ * taken for the user, and the list's omission is a finding of its own.
+ */
+async function readBack(
+  api: Api,
+  model: RuleModel,
+  ids: readonly string[],
+): Promise<{ back: ReadBack; listed?: SeenUser[] }> {
+  const out: Record<string, SeenUser | null> = {};
+  const byId: Record<string, SeenUser | null> = {};
+  for (const id of ids) {
+    const reply = await api.get(`/UserService/users/${id}`);
+    const seen = observed(reply);
+    // Unreadable: the read is the defect, and the write's effect on this user cannot be judged.
+    if (reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'unreadable') {
+      model.add([unreadable('GET by id', seen.body.problem)], reply);
+      continue;
+    }
+    const user =
+      reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user' ? seen.body.user : undefined;
+    byId[id] = user && user.id === id ? user : null;
+  }
+  const list = await api.get('/UserService/users');
+  const listedSeen = observed(list);
+  const listed = usersIn(listedSeen);
+  const readable = list.status >= 200 && list.status <= 299 && listedSeen.body.kind === 'users';
+  if (list.status >= 200 && list.status <= 299 && listedSeen.body.kind === 'unreadable')
+    model.add([unreadable('GET list', listedSeen.body.problem)], list);
+  for (const id of ids) {
+    if (!(id in byId)) continue;
+    const inList = listed.filter((u) => u.id === id);
+    const got = byId[id] ?? null;
+    out[id] = got;
+    if (!readable) continue;
+    if (
+      got &&
+      (inList.length !== 1 || !sameUser({ id, name: got.name, profession: got.profession }, inList[0]))
+    )
+      model.add(
+        [
+          disagreement(
+            'GET list',
+            'state-change',
+            inList.length > 1 ? 'user repeated' : 'user missing',
+            `GET list does not show ${showUser(got)} as GET by id serves it (${inList.length} user elements with that id)`,
+          ),
+        ],
+        list,
+      );
+    if (!got && inList.length)
+      model.add(
+        [
+          disagreement(
+            'GET by id',
+            'state-change',
+            'user missing',
+            `GET by id does not serve ${showUser(inList[0])}, which the list shows`,
+          ),
+        ],
+        list,
+      );
+  }
+  // The other users the model knows: the list tells whether the write touched them.
+  if (readable) {
+    const state = model.state(api.baseUrl);
+    for (const id of Object.keys(state.users)) {
+      if (ids.includes(id)) continue;
+      const found = listed.filter((u) => u.id === id);
+      if (found.length === 1) out[id] = found[0] as SeenUser;
+      else {
+        // Missing from the list: GET by id tells a list that leaves it out from a user that is gone.
+        const reply = await api.get(`/UserService/users/${id}`);
+        const seen = observed(reply);
+        out[id] =
+          reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user' ? seen.body.user : null;
+      }
+    }
+  }
+  return readable ? { back: out, listed } : { back: out };
+}
+
+export interface Step {
+  reply: Reply;
+  observed: Observed;
+  /** The result word, when the answer had one (in whatever representation). */
+  word?: string;
+  /** What reads showed afterwards (writes). */
+  readBack?: ReadBack;
+  /** The findings of this step. */
+  found: Disagreement[];
+}
+
+/**
+ * Sends one section A operation, judges the answer and, for a write, the state read back afterwards;
+ * records what disagrees; goes on from the state observed.
+ */
+export async function step(api: Api, op: Operation, options: { form?: string } = {}): Promise<Step> {
+  const model = modelOf(api.log);
+  const held = model.held(api.baseUrl);
+  const before = held.state;
+  // POST and DELETE: the list before, to tell a write that hit another user from one that did nothing.
+  const snapshot = op.kind === 'post' || op.kind === 'delete' ? await listSnapshot(api) : undefined;
+  const reply = await send(api, op, options.form);
+  const seen = observed(reply);
+  if (reply.status >= 500) {
+    const broken = await corruption(api);
+    if (broken) {
+      model.add([broken], reply);
+      return { reply, observed: seen, found: [broken] };
+    }
+  }
+  const judged = stepHeld(held, op, seen);
+  const { expected } = judged;
+  const next = judged.held.state;
+  model.choices = judged.held.choices;
+  const word = seen.body.kind === 'result' ? seen.body.word : undefined;
+  if (!expected.touches.length || op.kind === 'get') {
+    model.add(judged.disagreements, reply);
+    const readable =
+      op.kind === 'list' && reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'users';
+    model.setState(api.baseUrl, readable ? adoptList(next, usersIn(seen)) : next);
+    return { reply, observed: seen, ...(word === undefined ? {} : { word }), found: judged.disagreements };
+  }
+  const { back, listed } = await readBack(api, model, expected.touches);
+  let found = judgeWrite(before, expected, seen, judged.disagreements, back);
+  const touched = snapshot && listed ? othersTouched(snapshot, listed, op, before) : [];
+  if (touched.length && found.some(explainedByAnotherRecord)) {
+    found = [
+      ...found.filter((d) => !explainedByAnotherRecord(d)),
+      named(
+        'otherRecordTouched',
+        `${expected.situation} ${word === undefined ? `answered ${reply.status}` : `answered ${word}`}, and changed another user instead: ${touched.join(', ')}`,
+      ),
+    ];
+  } else found = await confirmLost(api, model, before, op, found, back);
+  // A word outside the spec's two, on a write whose change is as the model expects: it means that word.
+  if (
+    word !== undefined &&
+    word !== 'success' &&
+    word !== 'failure' &&
+    expected.body.kind === 'result' &&
+    !found.some((d) => d.signature.aspect !== 'result-word' && d.signature.aspect !== 'media-type')
+  )
+    model.words.set(word, expected.body.word);
+  model.add(found, reply);
+  model.setState(api.baseUrl, observeUsers(next, back));
+  return { reply, observed: seen, ...(word === undefined ? {} : { word }), readBack: back, found };
+}
+
+/**
+ * A write that answered success and whose change is missing is sent once more: when the change then
+ * holds, it was lost to a concurrent write (a lost update), not a write that never works.
+ */
+async function confirmLost(
+  api: Api,
+  model: RuleModel,
+  before: State,
+  op: Operation,
+  found: Disagreement[],
+  back: ReadBack,
+): Promise<Disagreement[]> {
+  const missing = found.find(
+    (d) =>
+      d.signature.aspect === 'state-change' &&
+      ['not stored', 'unchanged', 'not removed'].includes(d.signature.seen),
+  );
+  if (!missing || (op.kind !== 'put' && op.kind !== 'post' && op.kind !== 'delete')) return found;
+  const id = canonicalId(op.kind === 'delete' ? op.id : op.user.id) ?? '';
+  const again = await send(api, op);
+  const after = (await readBack(api, model, [id])).back;
+  const want = apply(before, op).state.users[id];
+  const holds = want ? sameUser(want, after[id]) : after[id] === null;
+  void back;
+  if (!holds || observed(again).status >= 500) return found;
+  return found.map((d) =>
+    d === missing
+      ? named(
+          'lostUpdate',
+          `${d.message}; sent again, it held: the first was lost to a concurrent write (a lost update)`,
+        )
+      : d,
+  );
+}
+
+/**
+ * After a restart: the list is read and judged against the state before it (model judgeRestart), and
+ * the rule goes on from the users it shows.
+ */
+export async function restarted(api: Api): Promise<void> {
+  const model = modelOf(api.log);
+  const before = model.state(api.baseUrl);
+  if (!before.collection) return;
+  const reply = await api.get('/UserService/users');
+  const seen = observed(reply);
+  if (reply.status < 200 || reply.status > 299 || seen.body.kind !== 'users') return;
+  model.add(judgeRestart(before, seen.body.users), reply);
+  model.setState(api.baseUrl, adoptList(before, seen.body.users));
+}
+
+/**
+ * The user a rule needs, created by PUT, or by POST when PUT does not store it (the other write verb).
+ * When neither stored it, both are tried once more: on a shared target another rule's write may have
+ * undone it between the write and its read-back (a lost update, a DELETE that hits another user), and
+ * those defects are reported by the rules about them, not as this rule's "could not set up".
+ */
+export async function ensureUser(
+  api: Api,
+  user: { id: number | string; name: string; profession: string },
+): Promise<{ stored: boolean; steps: Step[] }> {
+  const id = canonicalId(user.id) ?? String(user.id);
+  const wanted = { id, name: user.name, profession: user.profession };
+  const steps: Step[] = [];
+  for (const kind of ['put', 'post', 'put', 'post'] as const) {
+    const done = await step(api, { kind, user });
+    steps.push(done);
+    const back = done.readBack ?? {};
+    // The write answered success and its user could not be read back (an answer no reader can parse:
+    // the read is the defect, a finding already): the rule goes on, to judge what it reads.
+    if (!(id in back) && done.word === 'success') return { stored: true, steps };
+    const seen = back[id] ?? null;
+    // Stored, even with other fields (that is the step's finding): the rule goes on from what it sees.
+    if (seen && (sameUser(wanted, seen) || kind === 'put')) return { stored: true, steps };
+  }
+  return { stored: false, steps };
+}
+
+async function listSnapshot(api: Api): Promise<SeenUser[] | undefined> {
+  const reply = await api.get('/UserService/users');
+  const seen = observed(reply);
+  return reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'users'
+    ? seen.body.users
+    : undefined;
+}
+
+const sameFields = (a: SeenUser, b: SeenUser | undefined) =>
+  !!b && a.name === b.name && a.profession === b.profession;
+
+/**
+ * Users other than the write's own that the write changed: for a POST, users that now carry its name
+ * and profession; for a DELETE, users of the list before that are gone. (Other clients of a shared
+ * target change users too: the POST's evidence is its own random text; a DELETE's is weaker.)
+ */
+function othersTouched(
+  before: readonly SeenUser[],
+  after: readonly SeenUser[],
+  op: Operation,
+  state: State,
+): string[] {
+  if (op.kind === 'post') {
+    const own = canonicalId(op.user.id);
+    return after
+      .filter((u) => u.id !== own && u.name === op.user.name && u.profession === op.user.profession)
+      .filter(
+        (u) =>
+          !sameFields(
+            u,
+            before.find((b) => b.id === u.id),
+          ),
+      )
+      .map((u) => `user ${u.id} changed`);
+  }
+  if (op.kind !== 'delete') return [];
+  // Only users the rule knows: on a shared target other clients remove theirs at any time.
+  const own = canonicalId(op.id);
+  return before
+    .filter((u) => u.id !== own && u.id in state.users && !after.some((a) => a.id === u.id))
+    .map((u) => `user ${u.id} removed`);
+}
+
+/** A finding another user's change explains: the write's own effect missing, or its word saying so. */
+const explainedByAnotherRecord = (d: Disagreement): boolean =>
+  (d.signature.aspect === 'state-change' && ['unchanged', 'not removed'].includes(d.signature.seen)) ||
+  (d.signature.aspect === 'result-word' &&
+    (d.signature.seen === 'success' || d.signature.seen === 'failure'));
+
+/**
+ * The model takes the user `id` as the implementation serves it (or its absence) after writes it did not
+ * judge, such as a race: later steps are judged from there. Returns the read.
+ */
+export async function observeUser(api: Api, id: number | string): Promise<Reply> {
+  const model = modelOf(api.log);
+  const key = canonicalId(id) ?? '';
+  const reply = await api.get(`/UserService/users/${key}`);
+  const seen = observed(reply);
+  const user =
+    reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user' ? seen.body.user : null;
+  model.setState(api.baseUrl, observeUsers(model.state(api.baseUrl), { [key]: user }));
+  return reply;
+}
