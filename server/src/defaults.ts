@@ -56,7 +56,7 @@ export const DEFAULTS = {
   listMaxCachedBytes: 4 * 1024 * 1024,
   /** How long a list waits for the same document being built by another list before it reads its own. */
   listBuildWaitMs: 1_000,
-  /** Users per step of the id index build: each step holds Redis well under 2 ms (docs/listing.md). */
+  /** Users per step of the id index build: small, so that no step holds Redis long (measured: docs/listing.md). */
   indexStep: 100,
 
   // Worker removal runner (apps/workers/removal.ts)

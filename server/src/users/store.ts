@@ -23,9 +23,9 @@ const DELETE_SCRIPT = new LuaScript(USER_SCRIPTS.delete);
  * One step of building the index for data written before it existed: HSCAN one cursor step and add
  * the ids it returned, in the same script, so an id is only ever added while its user exists (a delete
  * after this step removes it again). HSCAN returns every field present for the whole scan; users
- * created meanwhile are indexed by their create. One ZADD for the step's ids (half the time of one
- * call per id). The last step sets the marker, and a version token if there is none yet (data from
- * before the token existed), so that lists can be cached.
+ * created meanwhile are indexed by their create. One ZADD for the step's ids, not one call per id: Redis
+ * is held the shorter. The last step sets the marker, and a version token if there is none yet (data
+ * from before the token existed), so that lists can be cached.
  */
 const INDEX_STEP_SCRIPT = new LuaScript(`
 local step = redis.call('HSCAN', KEYS[1], ARGV[1], 'COUNT', ARGV[2])
@@ -113,8 +113,8 @@ export class UserStore {
   }
 
   /**
-   * Builds the id index for users stored before it existed, in steps of INDEX_STEP users (each holds Redis
-   * well under 2 ms: docs/listing.md); requests other than the list never wait for it. Started at start-up
+   * Builds the id index for users stored before it existed, in steps of INDEX_STEP users, so that no step
+   * holds Redis long (docs/listing.md); requests other than the list never wait for it. Started at start-up
    * (service.ts) and awaited by lists; a failed build is started again by the next list.
    */
   ensureIndex(): Promise<void> {
