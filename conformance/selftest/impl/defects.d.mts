@@ -34,3 +34,10 @@ export declare const OUTSIDERS: Readonly<Record<string, Outsider>>;
 
 /** The cases of the quick tier (`make test`): one of each kind, by name (a defect, a compound or an outsider). */
 export declare const QUICK: ReadonlySet<string>;
+
+/** A single cause (issue 45): one behaviour of server.mjs, and the defects the whole suite must list for it. */
+export interface Single {
+  wrong: string;
+  defects: readonly string[];
+}
+export declare const SINGLES: Readonly<Record<string, Single>>;

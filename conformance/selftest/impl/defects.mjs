@@ -272,6 +272,47 @@ export const COMPOUNDS = {
 };
 
 /**
+ * Single causes whose answers or reads cannot be trusted (issue 45), each a behaviour of server.mjs of
+ * its own: the whole suite (the hand-written rules) must report each as exactly `defects`, alone and
+ * beside the others (any pair or triple: the union of their single reports), with no rule "could not
+ * set up" (selftest/pairs.test.ts).
+ */
+export const SINGLES = {
+  'create-answers-failure': {
+    wrong: 'PUT of a new id stores the user but answers the failure result',
+    defects: [],
+  },
+  'put-success-not-stored': {
+    wrong: 'PUT of a new id answers the success result but stores nothing',
+    defects: [],
+  },
+  'get-serves-first-user': {
+    wrong: 'GET by id of an existing id serves the first user of the list',
+    defects: [],
+  },
+  'list-shows-deleted': {
+    wrong: 'GET list still shows users that were deleted',
+    defects: [],
+  },
+  'head-404': {
+    wrong: 'HEAD of the list answers 404',
+    defects: [],
+  },
+  'identity-by-fields': {
+    wrong: 'PUT of a new id is refused (failure) when another user has the same name and profession',
+    defects: [],
+  },
+  'deleted-id-reserved': {
+    wrong: 'a deleted id stays reserved: a PUT of it answers failure for ever',
+    defects: [],
+  },
+  'first-user-equality': {
+    wrong: 'an equality that is always true: POST and DELETE act on the first user of the list',
+    defects: [],
+  },
+};
+
+/**
  * Implementations written elsewhere: in Python, from docs/SPEC.md alone, by someone who did not read the
  * suite (impl/python/README.md), three defects each. The report must list exactly `defects`; with
  * `--no-defects` the implementation conforms.

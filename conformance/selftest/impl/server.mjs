@@ -23,7 +23,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { COMPOUNDS, DEFECTS } from './defects.mjs';
+import { COMPOUNDS, DEFECTS, SINGLES } from './defects.mjs';
 
 function args() {
   const out = {
@@ -41,9 +41,9 @@ const opts = args();
 // switches on several behaviours at once.
 const defects = opts.defect ? opts.defect.split(',') : [];
 for (const defect of defects)
-  if (!(defect in DEFECTS) && !(defect in COMPOUNDS)) {
+  if (!(defect in DEFECTS) && !(defect in COMPOUNDS) && !(defect in SINGLES)) {
     console.error(
-      `unknown defect ${defect}; one of: ${[...Object.keys(DEFECTS), ...Object.keys(COMPOUNDS)].join(', ')}`,
+      `unknown defect ${defect}; one of: ${[...Object.keys(DEFECTS), ...Object.keys(COMPOUNDS), ...Object.keys(SINGLES)].join(', ')}`,
     );
     process.exit(2);
   }
@@ -261,13 +261,14 @@ async function handleUsers(req, res, id) {
       case 'GET':
       case 'HEAD': {
         let listed = [...store.keys()];
+        if (has('list-shows-deleted')) listed = [...listed, ...[...tombstones.keys()].filter((k) => !store.has(k))];
         if (has('list-misses-long-ids')) listed = listed.filter((k) => k.replace('-', '').length < 10);
         if (has('list-paged')) listed = listed.slice(0, 100);
         if (has('list-capped-1000')) listed = listed.slice(0, 1000);
         const body =
           has('stale-list') && listCache && Date.now() - listCache.at < 60_000
             ? listCache.body
-            : `<userList>${listed.map((k) => userXml(store.get(k))).join('')}</userList>`;
+            : `<userList>${listed.map((k) => userXml(store.get(k) ?? tombstones.get(k))).join('')}</userList>`;
         if (has('stale-list') && (!listCache || listCache.body !== body))
           listCache = { at: Date.now(), body };
         if (req.method === 'HEAD' && has('head-with-body')) {
@@ -278,6 +279,10 @@ async function handleUsers(req, res, id) {
           return;
         }
         if (req.method === 'HEAD' && has('head-other-headers')) return send(res, 200, 'text/html', body);
+        if (req.method === 'HEAD' && has('head-404')) {
+          res.writeHead(404);
+          return res.end();
+        }
         return sendXml(res, 200, body);
       }
       case 'OPTIONS':
@@ -306,6 +311,13 @@ async function handleUsers(req, res, id) {
             return sendResult(res, true);
           if (has('write-lost-racing-create')) return sendResult(res, await createFromCopy(store, user));
           if (store.has(user.id) && !has('put-overwrites')) return sendResult(res, false);
+          if (has('deleted-id-reserved') && tombstones.has(user.id)) return sendResult(res, false);
+          if (
+            has('identity-by-fields') &&
+            [...store.values()].some((u) => u.name === user.name && u.profession === user.profession)
+          )
+            return sendResult(res, false);
+          if (has('put-success-not-stored')) return sendResult(res, true);
           if (has('put-not-atomic')) await sleep(250);
           await change(revived(user));
           return sendResult(res, !has('create-answers-failure'));
@@ -332,7 +344,8 @@ async function handleUsers(req, res, id) {
     case 'GET':
     case 'HEAD': {
       if (!store.has(key) && has('get-creates')) await change({ id: key, name: '', profession: '' });
-      const user = store.get(key);
+      // get-serves-first-user: any id that exists is answered with the first user of the list.
+      const user = has('get-serves-first-user') && store.has(key) ? store.values().next().value : store.get(key);
       if (!user) {
         res.writeHead(204);
         return res.end();
@@ -359,9 +372,12 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // find them. Each is one switch of DEFECTS in defects.mjs; nothing here runs without its --defect.
 /** read-id-as-written: GET and HEAD by id look the id up as the path writes it (007 is not 7). */
 const readsAsWritten = (method) => has('read-id-as-written') && (method === 'GET' || method === 'HEAD');
+/** Every deleted user's last record (list-shows-deleted, deleted-id-reserved read it; held in memory only). */
+const tombstones = new Map();
 /** deleted-user-revived: a deleted user's record, brought back by a later PUT of its id. */
 const deleted = new Map();
 async function afterDelete(store, key, removed) {
+  tombstones.set(key, removed);
   if (has('deleted-user-revived')) deleted.set(key, removed);
   // delete-hits-plus-1000: the user with id N+1000 goes too.
   const neighbour = String(Number(key) + 1000);
