@@ -261,7 +261,8 @@ async function handleUsers(req, res, id) {
       case 'GET':
       case 'HEAD': {
         let listed = [...store.keys()];
-        if (has('list-shows-deleted')) listed = [...listed, ...[...tombstones.keys()].filter((k) => !store.has(k))];
+        if (has('list-shows-deleted'))
+          listed = [...listed, ...[...tombstones.keys()].filter((k) => !store.has(k))];
         if (has('list-misses-long-ids')) listed = listed.filter((k) => k.replace('-', '').length < 10);
         if (has('list-paged')) listed = listed.slice(0, 100);
         if (has('list-capped-1000')) listed = listed.slice(0, 1000);
@@ -345,7 +346,8 @@ async function handleUsers(req, res, id) {
     case 'HEAD': {
       if (!store.has(key) && has('get-creates')) await change({ id: key, name: '', profession: '' });
       // get-serves-first-user: any id that exists is answered with the first user of the list.
-      const user = has('get-serves-first-user') && store.has(key) ? store.values().next().value : store.get(key);
+      const user =
+        has('get-serves-first-user') && store.has(key) ? store.values().next().value : store.get(key);
       if (!user) {
         res.writeHead(204);
         return res.end();
