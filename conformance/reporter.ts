@@ -193,6 +193,12 @@ export default class ConformanceReporter implements Reporter {
     };
     if (result.status === 'skipped') {
       const reason = annotations.find((a) => a.type === 'skip')?.description || 'skipped';
+      // Could not check: the defect of the lying reader it could only be judged through (withDefects numbers it).
+      const blocked = signaturesIn(
+        annotations.filter((a) => a.type === 'blocked-by').map((a) => ({ ...a, type: 'signature' })),
+        rule.level,
+      );
+      if (blocked.length) return { ...base, status: 'skipped', reason, ...withObs, signatures: blocked };
       return { ...base, status: 'skipped', reason, ...withObs };
     }
     if (result.status === 'passed') return { ...base, status: 'passed', ...withObs };

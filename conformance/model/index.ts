@@ -45,6 +45,7 @@ export {
   validUtf8,
 } from './observe.ts';
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
+export { type Liar, lyingReaders, type Reader, type ReaderAnswers } from './readers.ts';
 export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';
 export {
   canonicalId,

@@ -36,6 +36,21 @@ export const NAMED_DEFECTS = {
   workerStillServed: {
     signature: { operation: 'worker removal', aspect: 'state-change', seen: 'still served' },
   },
+  /** A lying reader (model/readers.ts): GET by id serves another user than the one its id names. */
+  getServesAnotherUser: {
+    signature: { operation: 'GET by id', aspect: 'state-change', seen: 'serves another user' },
+    title: 'GET by id serves another user than the one whose id it is asked for',
+  },
+  /** A lying reader (model/readers.ts): the list still shows a user that DELETE removed. */
+  listShowsDeleted: {
+    signature: { operation: 'GET list', aspect: 'state-change', seen: 'shows a deleted user' },
+    title: 'GET list still shows users that DELETE removed',
+  },
+  /** A lying reader (model/readers.ts): HEAD of the list answers another status than GET of it. */
+  headListStatus: {
+    signature: { operation: 'HEAD list', aspect: 'status', seen: 'not the status of GET' },
+    title: 'HEAD of the list answers another status than GET of the list',
+  },
 } as const satisfies Record<string, NamedDefect>;
 
 export type DefectName = keyof typeof NAMED_DEFECTS;

@@ -42,7 +42,10 @@ export interface RuleOutcome {
   exchange?: Exchange;
   /** What the rule's disagreements with the model were about (model/signature.ts): grouped into defects. */
   signatures?: Signature[];
-  /** The defect (`D1`) this rule fails because of, when an earlier rule already named it. */
+  /**
+   * The defect (`D1`) this rule fails because of, when an earlier rule already named it; for a rule
+   * skipped as `could not check: …`, the lying reader's defect it could only be judged through.
+   */
   defect?: string;
   /** The evidence the rule attached to its signatures (the explorer's): moved to the defects in summary.json. */
   evidence?: Evidence[];
@@ -142,6 +145,9 @@ export function withExpectation(found: RuleOutcome, expected: string | undefined
  * The defects of the outcomes (catalogue order), each with the evidence a rule attached to its signature,
  * and each rule with the defect it fails because of (the evidence is the defect's, not repeated there).
  */
+/** How the reason of a rule skipped for a lying reader begins (support/readers.ts couldNotCheck). */
+export const COULD_NOT_CHECK = 'could not check: ';
+
 export function withDefects(outcomes: readonly RuleOutcome[]): { defects: Defect[]; rules: RuleOutcome[] } {
   const { defects, byRule } = defectsOf(outcomes);
   const evidence = new Map(outcomes.flatMap((r) => r.evidence ?? []).map((e) => [e.signature, e]));
@@ -149,9 +155,15 @@ export function withDefects(outcomes: readonly RuleOutcome[]): { defects: Defect
     const found = evidence.get(signatureKey(defect.signature));
     if (found) defect.evidence = found;
   }
-  const rules = outcomes.map(({ evidence: _moved, ...r }) =>
-    byRule.has(r.id) ? { ...r, defect: byRule.get(r.id) as string } : r,
-  );
+  const ids = new Map(defects.map((d) => [signatureKey(d.signature), d.id]));
+  const rules = outcomes.map(({ evidence: _moved, ...r }) => {
+    if (byRule.has(r.id)) return { ...r, defect: byRule.get(r.id) as string };
+    // Could not check (support/rule.ts): skipped for a defect another rule names; the reason names it too.
+    const blocking = r.status === 'skipped' && r.signatures?.[0] && ids.get(signatureKey(r.signatures[0]));
+    if (blocking && r.reason?.startsWith(COULD_NOT_CHECK))
+      return { ...r, reason: `${r.reason} (${blocking})`, defect: blocking };
+    return r;
+  });
   return { defects, rules };
 }
 

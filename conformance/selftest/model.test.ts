@@ -25,6 +25,7 @@ import {
   sharedState,
   signatureKey,
 } from '../model/index.ts';
+import { lyingReaders, type ReaderAnswers } from '../model/readers.ts';
 
 const ids = fc.integer({ min: 1, max: 6 }).map(String);
 const text = fc.string({ minLength: 1, maxLength: 8 });
@@ -484,5 +485,57 @@ describe('the executable model of the spec', () => {
     expect(keys(again, json(404, { id: 'not_found' })), 'removed meanwhile').to.deep.equal([]);
     expect(keys(again, json(200, worker))).to.not.deep.equal([]);
     expect(keys(again, json(202, worker))).to.not.deep.equal([]);
+  });
+
+  describe('which reader lies (model/readers.ts)', () => {
+    const kept = { id: '11', name: 'k', profession: 'p' };
+    const answers = (over: Partial<ReaderAnswers>): ReaderAnswers => ({
+      expected: { '11': kept, '12': null },
+      byId: { '11': kept, '12': null },
+      listed: [{ ...kept }],
+      listStatus: 200,
+      headStatus: 200,
+      ...over,
+    });
+    const named = (a: ReaderAnswers) =>
+      lyingReaders(a).map((l) => `${l.reader}: ${signatureKey(l.found.signature)}`);
+
+    it('names no reader when every reader agrees with the model', () => {
+      expect(named(answers({}))).to.deep.equal([]);
+    });
+
+    it('names GET by id when it serves another user and the list agrees with the model', () => {
+      const first = { id: '1', name: 'Ada', profession: 'Analyst' };
+      expect(named(answers({ byId: { '11': first, '12': null } }))).to.deep.equal([
+        'GET by id: GET by id | state-change | serves another user',
+      ]);
+    });
+
+    it('names the list when it shows a removed user that GET by id no longer serves', () => {
+      const removed = { id: '12', name: 'r', profession: 'q' };
+      expect(named(answers({ listed: [kept, removed] }))).to.deep.equal([
+        'GET list: GET list | state-change | shows a deleted user',
+      ]);
+    });
+
+    it('names HEAD when it answers another status than GET of the list', () => {
+      expect(named(answers({ headStatus: 404 }))).to.deep.equal([
+        'HEAD list: HEAD list | status | not the status of GET',
+      ]);
+    });
+
+    it('names no reader when both readers disagree with the model alike (a write, not a read)', () => {
+      // The PUT stored nothing: neither reader shows the user.
+      expect(named(answers({ byId: { '11': null, '12': null }, listed: [] }))).to.deep.equal([]);
+      // The DELETE removed nothing: both readers still show the user.
+      const removed = { id: '12', name: 'r', profession: 'q' };
+      expect(named(answers({ byId: { '11': kept, '12': removed }, listed: [kept, removed] }))).to.deep.equal(
+        [],
+      );
+    });
+
+    it('names no reader for a list that leaves out a user (another defect, judged by the rules as before)', () => {
+      expect(named(answers({ listed: [] }))).to.deep.equal([]);
+    });
   });
 });

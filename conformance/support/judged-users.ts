@@ -27,6 +27,7 @@ import {
 } from '../model/index.ts';
 import type { Api, Reply } from './http.ts';
 import { corruption, modelOf, observed, type RuleModel, unreadable, usersIn } from './judged.ts';
+import { lying } from './liars.ts';
 
 function send(api: Api, op: Operation, form?: string): Promise<Reply> {
   // A form written by the rule itself (its encoding is what the rule checks); the model reads `op.user`.
@@ -59,7 +60,8 @@ function send(api: Api, op: Operation, form?: string): Promise<Reply> {
 
 /**
  * Reads back the users `ids` by GET by id and through the list. Where the two disagree, GET by id is
- * taken for the user, and the list's omission is a finding of its own.
+ * taken for the user, and the list's omission is a finding of its own. A reader known to lie
+ * (support/readers.ts) is not read: the other one is taken, and the two are not compared.
  */
 async function readBack(
   api: Api,
@@ -68,6 +70,9 @@ async function readBack(
 ): Promise<{ back: ReadBack; listed?: SeenUser[] }> {
   const out: Record<string, SeenUser | null> = {};
   const byId: Record<string, SeenUser | null> = {};
+  const getLies = !!lying('GET by id');
+  const listLies = !!lying('GET list');
+  if (getLies) return readBackByList(api, model, ids);
   for (const id of ids) {
     const reply = await api.get(`/UserService/users/${id}`);
     const seen = observed(reply);
@@ -79,6 +84,12 @@ async function readBack(
     const user =
       reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user' ? seen.body.user : undefined;
     byId[id] = user && user.id === id ? user : null;
+  }
+  if (listLies) {
+    // Every user the model knows by GET by id: the list does not tell a removed user from a kept one.
+    for (const id of Object.keys(model.state(api.baseUrl).users))
+      if (!(id in byId) && !ids.includes(id)) byId[id] = await servedById(api, id);
+    return { back: byId };
   }
   const list = await api.get('/UserService/users');
   const listedSeen = observed(list);
@@ -137,6 +148,33 @@ async function readBack(
     }
   }
   return readable ? { back: out, listed } : { back: out };
+}
+
+/** The user GET by id serves with that id, else null. */
+async function servedById(api: Api, id: string): Promise<SeenUser | null> {
+  const reply = await api.get(`/UserService/users/${id}`);
+  const seen = observed(reply);
+  const user =
+    reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user' ? seen.body.user : undefined;
+  return user && user.id === id ? user : null;
+}
+
+/** readBack when GET by id lies: every user as the list shows it. */
+async function readBackByList(
+  api: Api,
+  model: RuleModel,
+  ids: readonly string[],
+): Promise<{ back: ReadBack; listed?: SeenUser[] }> {
+  const list = await api.get('/UserService/users');
+  const seen = observed(list);
+  if (list.status >= 200 && list.status <= 299 && seen.body.kind === 'unreadable')
+    model.add([unreadable('GET list', seen.body.problem)], list);
+  if (list.status < 200 || list.status > 299 || seen.body.kind !== 'users') return { back: {} };
+  const listed = seen.body.users;
+  const out: Record<string, SeenUser | null> = {};
+  for (const id of [...ids, ...Object.keys(model.state(api.baseUrl).users)])
+    out[id] = listed.find((u) => u.id === id) ?? null;
+  return { back: out, listed };
 }
 
 export interface Step {
@@ -340,6 +378,12 @@ const explainedByAnotherRecord = (d: Disagreement): boolean =>
 export async function observeUser(api: Api, id: number | string): Promise<Reply> {
   const model = modelOf(api.log);
   const key = canonicalId(id) ?? '';
+  if (lying('GET by id')) {
+    // GET by id known to lie (support/readers.ts): the user as the list shows it.
+    const { back } = await readBackByList(api, model, [key]);
+    model.setState(api.baseUrl, observeUsers(model.state(api.baseUrl), { [key]: back[key] ?? null }));
+    return api.get('/UserService/users');
+  }
   const reply = await api.get(`/UserService/users/${key}`);
   const seen = observed(reply);
   const user =

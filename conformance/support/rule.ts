@@ -22,6 +22,8 @@ import { exited, markSharedBroken, sharedBroken } from './health.ts';
 import { Api, ExchangeLog } from './http.ts';
 import { corruption, modelOf, representationOf } from './judged.ts';
 import { restarted } from './judged-users.ts';
+import { liars } from './liars.ts';
+import { checkReaders, couldNotCheck, ownLiar, readerOf } from './readers.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
 
 export { CouldNotFinish, OutOfTimeError } from './failures.ts';
@@ -252,7 +254,12 @@ export function rule(
         // answers server errors): the corruption must not stop every later rule before it checks anything.
         const broken = sharedBroken();
         if (broken && !target.noFreshReason) await moveToOwnInstance(`the shared one is broken (${broken})`);
-        if (recordsOnly) {
+        // Which reader lies, known before the rule reads through one (support/readers.ts); the rule
+        // about that reader fails with its defect, as the check saw it.
+        await checkReaders(request);
+        const own = ownLiar(id);
+        if (own) modelOf(log).add([own.found], own.reply);
+        else if (recordsOnly) {
           try {
             await body(ctx);
           } catch (err) {
@@ -266,6 +273,21 @@ export function rule(
         thrown = { error: err };
       }
       if (!thrown || !isSkip(thrown.error)) thrown = await judged(thrown);
+      // Failed (or not set up) reading through a reader known to lie, and for nothing but what reads
+      // showed: not checked, for that reader's defect, and no failure of its own.
+      const blocked =
+        thrown &&
+        !recordsOnly &&
+        !isSkip(thrown.error) &&
+        !(thrown.error instanceof CouldNotFinish) &&
+        blockedBy(log);
+      if (blocked) {
+        testInfo.annotations.push({
+          type: 'blocked-by',
+          description: JSON.stringify(blocked.found.signature),
+        });
+        thrown = { error: new RuleSkipped(couldNotCheck(blocked)) };
+      }
       if (thrown) {
         const err = thrown.error;
         if (err instanceof SetupError)
@@ -332,6 +354,21 @@ export function rule(
       }
     },
   ];
+}
+
+/**
+ * The lying reader a failed rule read through, when what it found is about reads only (its own
+ * assertions, the readers' disagreements): then it could only be judged through that reader.
+ */
+function blockedBy(log: ExchangeLog) {
+  const known = liars();
+  if (!known.length) return undefined;
+  const read = new Set(log.exchanges.map(readerOf));
+  const liar = known.find((l) => read.has(l.reader));
+  if (!liar) return undefined;
+  const readerFinding = (operation: string) => known.some((l) => operation.startsWith(l.reader));
+  const others = modelOf(log).findings.filter((f) => !readerFinding(f.signature.operation));
+  return others.length ? undefined : liar;
 }
 
 export { test };

@@ -1,0 +1,90 @@
+/**
+ * Which reader lies (issue 45): the suite reads state through GET by id, the list and HEAD of the list,
+ * and a rule judged through a reader that lies about the state blames the writes, or the other reader,
+ * for it. Before the rules depend on them, a check (support/readers.ts) writes two users, removes one,
+ * and reads them through every reader; this pure judgement names the reader that lies, if one does.
+ *
+ * Where the readers disagree, the model tells the liar: the reader that disagrees both with the other
+ * reader and with the state the model expects lies. Where both disagree with the model the same way,
+ * no reader lies (the write did something else: the write rules judge that); where each disagrees in
+ * its own way, or a disagreement has a shape not named here, nothing is named and the rules judge as
+ * before.
+ */
+import { type DefectName, named } from './named-defects.ts';
+import type { SeenUser } from './observe.ts';
+import type { Disagreement } from './signature.ts';
+import type { ModelUser } from './state.ts';
+import { sameUser, showUser } from './users.ts';
+
+export type Reader = 'GET by id' | 'GET list' | 'HEAD list';
+
+/** What the readers answered, after the check's writes. */
+export interface ReaderAnswers {
+  /** The users the check wrote, as the model expects them after its writes: a user, or null (removed). */
+  expected: Readonly<Record<string, ModelUser | null>>;
+  /** What GET by id served for each of those ids: a user (whatever its id), or null when none. */
+  byId: Readonly<Record<string, SeenUser | null>>;
+  /** The list's users; undefined when the list was not readable. */
+  listed?: readonly SeenUser[];
+  /** Statuses of GET and of HEAD of the list, sent one after the other. */
+  listStatus: number;
+  headStatus: number;
+}
+
+export interface Liar {
+  reader: Reader;
+  defect: DefectName;
+  /** The named defect, in the words of what the check saw. */
+  found: Disagreement;
+}
+
+const is2xx = (status: number) => status >= 200 && status <= 299;
+
+/** Whether `seen` is what the model expects of `id`: that user, or nothing. */
+const agrees = (want: ModelUser | null, seen: SeenUser | null | undefined): boolean =>
+  want ? !!seen && seen.id === want.id && sameUser(want, seen) : !seen;
+
+/** The readers that lie, each once (GET by id and the list cannot both: one of them agrees with the model). */
+export function lyingReaders(answers: ReaderAnswers): Liar[] {
+  const out: Liar[] = [];
+  const { expected, byId, listed } = answers;
+  // HEAD answers what GET of the list answers: a 2xx GET and another status for HEAD is HEAD's own.
+  if (is2xx(answers.listStatus) && answers.headStatus !== answers.listStatus)
+    out.push({
+      reader: 'HEAD list',
+      defect: 'headListStatus',
+      found: named(
+        'headListStatus',
+        `HEAD /UserService/users answered ${answers.headStatus} where GET of the list answered ${answers.listStatus}: HEAD answers the status and headers of GET`,
+      ),
+    });
+  if (!listed) return out;
+  for (const [id, want] of Object.entries(expected)) {
+    const inList = listed.filter((u) => u.id === id);
+    const listAgrees = inList.length === (want ? 1 : 0) && (!want || agrees(want, inList[0]));
+    const served = byId[id];
+    if (served === undefined) continue;
+    const byIdAgrees = agrees(want, served);
+    // GET by id serves another user than the one its id names, where the list shows the user as written.
+    if (want && served && !byIdAgrees && listAgrees && !out.some((l) => l.reader === 'GET by id'))
+      out.push({
+        reader: 'GET by id',
+        defect: 'getServesAnotherUser',
+        found: named(
+          'getServesAnotherUser',
+          `GET /UserService/users/${id} serves ${showUser(served)}, where the list shows ${showUser(want)} as written`,
+        ),
+      });
+    // The list shows a user that DELETE removed and GET by id no longer serves.
+    if (!want && inList.length && byIdAgrees && !out.some((l) => l.reader === 'GET list'))
+      out.push({
+        reader: 'GET list',
+        defect: 'listShowsDeleted',
+        found: named(
+          'listShowsDeleted',
+          `GET list still shows ${showUser(inList[0] as SeenUser)} after its DELETE answered success, where GET by id no longer serves it`,
+        ),
+      });
+  }
+  return out;
+}

@@ -1,0 +1,123 @@
+/**
+ * Which reader lies, established once per worker before the rules depend on the readers (issue 45):
+ * two users are written and one of them removed, on an instance of the check's own when the suite can
+ * start one (else on the target: the users are the check's own, removed after it), and read back
+ * through GET by id, the list and HEAD of the list. model/readers.ts names the reader that lies.
+ *
+ * Once one lies, the rules read state through the one that does not (support/judged-users.ts readBack,
+ * Api.readUser, support/users.ts expectStored/expectAbsent); the rule about that reader fails with the
+ * named defect (OWN_RULE), and a rule that failed reading through the liar only is reported as
+ * `could not check: <defect>` (support/rule.ts), not as a failure of its own.
+ */
+import type { APIRequestContext } from '@playwright/test';
+import { type Liar, lyingReaders, NAMED_DEFECTS, type Reader, type SeenUser } from '../model/index.ts';
+import { COULD_NOT_CHECK } from '../report/summary.ts';
+import type { Exchange } from './exchange.ts';
+import { Api, type Reply, randomId, randomText } from './http.ts';
+import { observed } from './judged.ts';
+import { liars, setLiars } from './liars.ts';
+import { resolvedTarget, startFreshInstance } from './target.ts';
+
+/** The rule that is about each reader: it fails with the reader's defect. */
+export const OWN_RULE: Record<Reader, string> = {
+  'GET by id': 'USR-GET-01',
+  'GET list': 'USR-LIST-02',
+  'HEAD list': 'USR-HEAD-02',
+};
+
+/** The answer of the reader that showed each liar. */
+const replies = new Map<Reader, Reply>();
+let checked: Promise<void> | undefined;
+
+/** The liar whose rule `ruleId` is (OWN_RULE), with the answer that showed it. */
+export function ownLiar(ruleId: string): { found: Liar['found']; reply: Reply } | undefined {
+  const liar = liars().find((l) => OWN_RULE[l.reader] === ruleId);
+  const reply = liar && replies.get(liar.reader);
+  return liar && reply ? { found: liar.found, reply } : undefined;
+}
+
+/** The reader a request reads through, if it is one. */
+export function readerOf(exchange: Pick<Exchange, 'request'>): Reader | undefined {
+  const { method } = exchange.request;
+  const path = new URL(exchange.request.url, 'http://x').pathname.replace(/\/+$/, '');
+  if (path === '/UserService/users')
+    return method === 'GET' ? 'GET list' : method === 'HEAD' ? 'HEAD list' : undefined;
+  if (method === 'GET' && path.startsWith('/UserService/users/')) return 'GET by id';
+  return undefined;
+}
+
+/** `could not check: <the defect's title>`: the rule could only be judged through a lying reader. */
+export const couldNotCheck = (liar: Liar): string =>
+  `${COULD_NOT_CHECK}${(NAMED_DEFECTS[liar.defect] as { title?: string }).title ?? liar.found.message}`;
+
+/** Runs the check once per worker; a check that cannot run names no liar. */
+export function checkReaders(request: APIRequestContext): Promise<void> {
+  checked ??= runCheck(request).then(
+    (found) => {
+      for (const { reply, ...liar } of found) replies.set(liar.reader, reply);
+      setLiars(found.map(({ reply: _reply, ...liar }) => liar));
+    },
+    () => setLiars([]),
+  );
+  return checked;
+}
+
+async function runCheck(request: APIRequestContext): Promise<Array<Liar & { reply: Reply }>> {
+  const target = resolvedTarget();
+  const instance = target.noFreshReason ? undefined : await startFreshInstance().catch(() => undefined);
+  try {
+    const api = new Api(request, instance?.url ?? target.baseUrl);
+    const users = [0, 1].map(() => ({
+      id: randomId(),
+      name: randomText('readers-name'),
+      profession: randomText('readers-prof'),
+    }));
+    const [kept, removed] = users as [(typeof users)[0], (typeof users)[0]];
+    try {
+      for (const user of users) await api.put(user);
+      await api.del(removed.id);
+      const byIdReplies: Record<string, Reply> = {};
+      const byId: Record<string, SeenUser | null> = {};
+      for (const user of users) {
+        const reply = await api.get(`/UserService/users/${user.id}`);
+        const seen = observed(reply);
+        byIdReplies[String(user.id)] = reply;
+        // Only an answer the model reads as a user, or no user, says what GET by id serves.
+        if (reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user')
+          byId[String(user.id)] = seen.body.user;
+        else if (reply.status < 200 || reply.status > 299 || seen.body.kind === 'empty')
+          byId[String(user.id)] = null;
+      }
+      const list = await api.get('/UserService/users');
+      const head = await api.send('HEAD', '/UserService/users');
+      const listSeen = observed(list);
+      const listed =
+        list.status >= 200 && list.status <= 299 && listSeen.body.kind === 'users'
+          ? listSeen.body.users
+          : undefined;
+      const found = lyingReaders({
+        expected: {
+          [String(kept.id)]: { id: String(kept.id), name: kept.name, profession: kept.profession },
+          [String(removed.id)]: null,
+        },
+        byId,
+        ...(listed ? { listed } : {}),
+        listStatus: list.status,
+        headStatus: head.status,
+      });
+      return found.map((liar) => ({
+        ...liar,
+        reply:
+          liar.reader === 'HEAD list'
+            ? head
+            : liar.reader === 'GET list'
+              ? list
+              : (byIdReplies[String(kept.id)] as Reply),
+      }));
+    } finally {
+      if (!instance) for (const user of users) await api.del(user.id).catch(() => undefined);
+    }
+  } finally {
+    await instance?.stop().catch(() => undefined);
+  }
+}
