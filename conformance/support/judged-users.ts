@@ -150,6 +150,9 @@ async function readBack(
   return readable ? { back: out, listed } : { back: out };
 }
 
+/** What a read's disagreements say of the users it shows (not of its answer's form). */
+const SHOWN_STATE = new Set<string>(['state-change', 'default-user', 'other-record-touched']);
+
 /** The user GET by id serves with that id, else null. */
 async function servedById(api: Api, id: string): Promise<SeenUser | null> {
   const reply = await api.get(`/UserService/users/${id}`);
@@ -212,6 +215,14 @@ export async function step(api: Api, op: Operation, options: { form?: string } =
   const next = judged.held.state;
   model.choices = judged.held.choices;
   const word = seen.body.kind === 'result' ? seen.body.word : undefined;
+  // A read through a reader known to lie (support/readers.ts): what it shows of the users is its lie,
+  // judged once by the check; its answer's form is still judged, and the model goes on as before it.
+  if ((op.kind === 'list' && lying('GET list')) || (op.kind === 'get' && lying('GET by id'))) {
+    const found = judged.disagreements.filter((d) => !SHOWN_STATE.has(d.signature.aspect));
+    model.add(found, reply);
+    model.setState(api.baseUrl, { ...next, users: before.users });
+    return { reply, observed: seen, ...(word === undefined ? {} : { word }), found };
+  }
   if (!expected.touches.length || op.kind === 'get') {
     model.add(judged.disagreements, reply);
     const readable =
