@@ -40,7 +40,7 @@ export function workflowCommands(summary: Summary): string[] {
     if (!annotation) continue;
     const message = [
       `${r.id} [${r.level}] ${r.title}: ${annotation.why}`,
-      r.defect ? `fails because of ${r.defect}` : '',
+      r.defect && r.status !== 'skipped' ? `fails because of ${r.defect}` : '',
       r.reason ?? '',
       statementText(summary, r),
       r.exchange ? `replay: ${r.exchange.curl}` : '',

@@ -28,7 +28,7 @@ function details(summary: Summary, r: RuleOutcome): string {
     `${r.id} [${r.level}] ${r.title}`,
     `spec: ${r.spec}`,
     `statements: ${r.statements.map((s) => (summary.specUrl ? `${s} (${summary.specUrl}#${s})` : s)).join(', ')}`,
-    r.defect ? `fails because of ${r.defect}` : '',
+    r.defect && r.status !== 'skipped' ? `fails because of ${r.defect}` : '',
     r.reason ? `reason: ${r.reason}` : '',
     ...(r.observations ?? []).map((o) => `observation: ${o}`),
     ...(r.warnings ?? []).map((w) => `warning: ${w}`),

@@ -78,7 +78,7 @@ export function renderExchange(id: string, e: Exchange): string[] {
 /** The note of a rule in its table: why it is what it is. */
 export function ruleNote(r: RuleOutcome): string {
   return [
-    r.defect ? `fails because of ${r.defect}` : '',
+    r.defect && r.status !== 'skipped' ? `fails because of ${r.defect}` : '',
     r.expected ? `expected to fail (--expect): ${r.expected}` : '',
     r.reason,
     ...(r.observations ?? []),

@@ -3,6 +3,7 @@
  */
 import { expect } from 'chai';
 import { defectsOf, type FailingRule } from '../report/defects.ts';
+import { type RuleOutcome, withDefects } from '../report/summary.ts';
 
 const failed = (id: string, fields: Partial<FailingRule>): FailingRule => ({
   id,
@@ -60,5 +61,33 @@ describe('defects: failing rules grouped by signature', () => {
       failed('USR-B-01', { level: 'INFO', reason: 'observed' }),
     ]);
     expect(defects).to.deep.equal([]);
+  });
+
+  it('a rule skipped as "could not check" for a lying reader names that reader\'s defect, and is no rule of it', () => {
+    const lie = { operation: 'GET by id', aspect: 'state-change' as const, seen: 'serves another user' };
+    const outcome = (id: string, fields: Partial<RuleOutcome>): RuleOutcome => ({
+      id,
+      level: 'MUST',
+      section: 'A',
+      title: id,
+      spec: '',
+      statements: [],
+      status: 'failed',
+      ...fields,
+    });
+    const { defects, rules } = withDefects([
+      outcome('USR-GET-01', { reason: 'GET by id serves user 1', signatures: [lie] }),
+      outcome('USR-XML-02', {
+        status: 'skipped',
+        reason: 'could not check: GET by id lies',
+        signatures: [lie],
+      }),
+    ]);
+    expect(defects.map((d) => [d.id, d.rules])).to.deep.equal([['D1', ['USR-GET-01']]]);
+    expect(rules[1]).to.include({
+      status: 'skipped',
+      reason: 'could not check: GET by id lies (D1)',
+      defect: 'D1',
+    });
   });
 });
