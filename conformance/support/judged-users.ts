@@ -216,11 +216,11 @@ export async function step(api: Api, op: Operation, options: { form?: string } =
   model.choices = judged.held.choices;
   const word = seen.body.kind === 'result' ? seen.body.word : undefined;
   // A read through a reader known to lie (support/readers.ts): what it shows of the users is its lie,
-  // judged once by the check; its answer's form is still judged, and the model goes on as before it.
+  // judged once by the check; its answer's form is still judged, and the model goes on from its own state.
   if ((op.kind === 'list' && lying('GET list')) || (op.kind === 'get' && lying('GET by id'))) {
     const found = judged.disagreements.filter((d) => !SHOWN_STATE.has(d.signature.aspect));
     model.add(found, reply);
-    model.setState(api.baseUrl, { ...next, users: before.users });
+    model.setState(api.baseUrl, next);
     return { reply, observed: seen, ...(word === undefined ? {} : { word }), found };
   }
   if (!expected.touches.length || op.kind === 'get') {

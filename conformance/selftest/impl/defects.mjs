@@ -288,15 +288,15 @@ export const SINGLES = {
   },
   'get-serves-first-user': {
     wrong: 'GET by id of an existing id serves the first user of the list',
-    defects: [],
+    defects: ['GET by id | state-change | serves another user'],
   },
   'list-shows-deleted': {
     wrong: 'GET list still shows users that were deleted',
-    defects: [],
+    defects: ['GET list | state-change | shows a deleted user'],
   },
   'head-404': {
     wrong: 'HEAD of the list answers 404',
-    defects: [],
+    defects: ['HEAD list | status | not the status of GET'],
   },
   'identity-by-fields': {
     wrong: 'PUT of a new id is refused (failure) when another user has the same name and profession',
