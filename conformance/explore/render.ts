@@ -4,6 +4,7 @@
  * timeline (one lane per client).
  */
 import { curlLine, shellQuote } from '../support/exchange.ts';
+import { POLL_MS } from '../support/removal.ts';
 import type { Defect, ShownExchange } from './defect.ts';
 
 const USERS = '/UserService/users';
@@ -48,8 +49,8 @@ function scriptLines(exchanges: readonly ShownExchange[], base: string, numbered
     }
     if (e.awaitMs !== undefined) {
       const status = line.replace(/^curl -sS -i /, `curl -s -o /dev/null -w '%{http_code}' `);
-      const tries = Math.max(1, Math.ceil(e.awaitMs / 100));
-      return `${echo} '(read until no longer served, at most ${e.awaitMs} ms)'; i=0; while [ $i -lt ${tries} ]; do case $(${status}) in 2*) sleep 0.1; i=$((i+1));; *) break;; esac; done; ${line}; echo`;
+      const tries = Math.max(1, Math.ceil(e.awaitMs / POLL_MS));
+      return `${echo} '(read until no longer served, at most ${e.awaitMs} ms)'; i=0; while [ $i -lt ${tries} ]; do case $(${status}) in 2*) sleep ${POLL_MS / 1000}; i=$((i+1));; *) break;; esac; done; ${line}; echo`;
     }
     // curl cannot restart the implementation: the script says where to, and reads the list after it.
     if (e.restart)
