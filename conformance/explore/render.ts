@@ -3,6 +3,7 @@
  * expected at the failing step), as a shell script of curl lines, and a concurrent witness as an SVG
  * timeline (one lane per client).
  */
+import { createdIdValue, observed } from '../model/index.ts';
 import { curlLine, shellQuote } from '../support/exchange.ts';
 import { POLL_MS } from '../support/removal.ts';
 import type { Defect, ShownExchange } from './defect.ts';
@@ -12,13 +13,17 @@ const USERS = '/UserService/users';
 /** One curl line; the base URL is `$BASE_URL`, so the script runs against any instance; HEAD as client.ts reads it. */
 const curlOf = (e: ShownExchange, base: string): string => curlLine(e, { base, headBytes: true });
 
-/** The id a section B create was answered with (`POST /apps/{app}/domains` or `…/workers`, 2xx), if any. */
+/**
+ * The id a section B create was answered with (`POST /apps/{app}/domains` or `…/workers`, 2xx), if any,
+ * as the model reads it (createdIdValue: the one the explorer's later paths carry). A string id only: the
+ * script reads it back from the answer as a JSON string; a number stays written out in the later lines.
+ */
 function createdIdOf(e: ShownExchange): { kind: 'D' | 'W'; id: string } | undefined {
   const m = /\/apps\/[^/]+\/(domains|workers)$/.exec(new URL(e.url).pathname);
   if (!m || e.method !== 'POST' || e.status === undefined || e.status < 200 || e.status > 299)
     return undefined;
-  const id = /"id"\s*:\s*"([^"]+)"/.exec(e.answer ?? '')?.[1];
-  return id === undefined ? undefined : { kind: m[1] === 'domains' ? 'D' : 'W', id };
+  const id = createdIdValue(observed({ status: e.status, contentType: e.contentType, body: e.answer ?? '' }));
+  return typeof id === 'string' && id !== '' ? { kind: m[1] === 'domains' ? 'D' : 'W', id } : undefined;
 }
 
 /**

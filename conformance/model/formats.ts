@@ -19,11 +19,17 @@ export function appPath(app: string, kind: 'domains' | 'workers', id?: string): 
 
 /**
  * The id a create's answer carries, as the model reads the answer (observe: a JSON object with a string
- * or number `id`), which is what the model's `adopt` learns; undefined when it carries none.
+ * or number `id`), as it was written (a string or a number); undefined when it carries none.
  */
-export function createdId(seen: Observed): string | undefined {
+export function createdIdValue(seen: Observed): string | number | undefined {
   const v = seen.body.kind === 'json' ? seen.body.value : undefined;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
   const id = (v as Record<string, unknown>).id;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/** The id a create's answer carries (createdIdValue) as text: what the model's `adopt` learns. */
+export function createdId(seen: Observed): string | undefined {
+  const id = createdIdValue(seen);
+  return id === undefined ? undefined : String(id);
 }
