@@ -11,11 +11,10 @@ import {
   judgeWrite,
   named,
   observeUsers,
-  POLL_MS,
   type ReadBack,
   type SeenUser,
 } from '../model/index.ts';
-import { asyncTimeoutMs } from './apps.ts';
+import { ASYNC_TIMEOUT_MS, served, stillServedText, untilRemoved, type Waited } from '../support/removal.ts';
 import { now, send, type TimedExchange } from './client.ts';
 import {
   type Disagreement,
@@ -54,7 +53,7 @@ export interface Where {
   pool: Pool;
   /** `all`: a fresh instance, the whole list is judged; `owned`: only the pool's ids are. */
   scope: 'all' | 'owned';
-  /** How long a worker whose DELETE was accepted may still be served (apps.ts W-AWAIT); the setting by default. */
+  /** How long a worker whose DELETE was accepted may still be served (apps.ts W-AWAIT); the setting by default (support/removal.ts). */
   asyncMs?: number;
   /** Stops the implementation and starts it again on the same port and data (a fresh instance's only). */
   restart?: () => Promise<void>;
@@ -199,29 +198,21 @@ export async function sendAndJudge(
   if (concrete.kind === 'FILL') return fill(where, held, concrete);
   const awaiting =
     concrete.kind === 'W-AWAIT' && 'app' in concrete && removing(held, concrete.app, concrete.target ?? '');
-  const began = now();
-  const deadline = began + (where.asyncMs ?? asyncTimeoutMs());
-  let exchange = await send(where.url, request(concrete));
-  const served = (e: TimedExchange) =>
-    !!e.observation && e.observation.status >= 200 && e.observation.status <= 299;
-  while (awaiting && served(exchange) && now() < deadline) {
-    if (stop()) return { concrete, exchange, cut: true };
-    await new Promise((r) => setTimeout(r, POLL_MS));
-    exchange = await send(where.url, request(concrete));
-  }
+  const asyncMs = where.asyncMs ?? ASYNC_TIMEOUT_MS;
+  const read = () => send(where.url, request(concrete));
+  const waited: Waited<TimedExchange> = awaiting
+    ? await untilRemoved(read, (e) => e.observation?.status, asyncMs, stop)
+    : { last: await read(), ms: 0 };
+  const exchange = waited.last;
+  if (waited.cut) return { concrete, exchange, cut: true };
   if (!exchange.observation) return { concrete, exchange };
   const judged = modelStep(held, concrete, exchange.observation, !where.mustOnly);
   if (!awaiting || !('app' in concrete)) return { concrete, exchange, judged };
   const id = concrete.target ?? '';
-  if (served(exchange))
-    judged.disagreements.push(
-      named(
-        'workerStillServed',
-        `the worker ${id}, whose DELETE was accepted (202), is still served ${Math.round(now() - began)} ms later (B-6: it is eventually no longer served; CONFORMANCE_ASYNC_TIMEOUT_MS sets how long the explorer waits)`,
-      ),
-    );
+  if (served(exchange.observation.status))
+    judged.disagreements.push(named('workerStillServed', stillServedText(id, waited.ms, 'the explorer')));
   else judged.held = removed(judged.held, concrete.app, id);
-  judged.expected = `the worker no longer served within ${where.asyncMs ?? asyncTimeoutMs()} ms of its accepted DELETE (B-6)`;
+  judged.expected = `the worker no longer served within ${asyncMs} ms of its accepted DELETE (B-6)`;
   return { concrete, exchange, judged };
 }
 

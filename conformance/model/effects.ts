@@ -7,6 +7,7 @@
  */
 import { apply, type Expected } from './answers.ts';
 import { createdId } from './formats.ts';
+import { named } from './named-defects.ts';
 import type { Observed, SeenUser } from './observe.ts';
 import type { Operation } from './operations.ts';
 import { type Disagreement, disagreement } from './signature.ts';
@@ -179,10 +180,8 @@ function others(before: State, after: State, expected: Expected, readBack: ReadB
     const ok = model ? sameUser(model, seen) : seen === null || !before.complete;
     if (!ok)
       out.push(
-        disagreement(
-          'write',
-          'other-record-touched',
-          'another user',
+        named(
+          'otherRecordTouched',
           `${expected.situation} changed another user: ${model ? `${showUser(model)} is now ${seen ? showUser(seen) : 'gone'}` : `${showUser(seen)} appeared`}`,
         ),
       );
@@ -267,12 +266,9 @@ export function judgeRestart(before: State, listed: readonly SeenUser[]): Disagr
     ...(back.length ? [`holds ${back.map(showUser).join(', ')} again, which it did not hold before`] : []),
   ];
   return [
-    disagreement(
-      'restart',
-      'state-change',
-      'state not kept',
+    named(
+      'stateNotKept',
       `after a restart the service ${parts.join(', and ')}: the collection should survive a restart as it was`,
-      'SHOULD',
     ),
   ];
 }

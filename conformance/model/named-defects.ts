@@ -10,6 +10,8 @@ interface NamedDefect {
   readonly signature: Signature;
   /** The defect's title in the report; without one, report/defects.ts words the signature. */
   readonly title?: string;
+  /** A SHOULD defect warns; MUST when not said. */
+  readonly level?: 'SHOULD';
 }
 
 export const NAMED_DEFECTS = {
@@ -36,14 +38,36 @@ export const NAMED_DEFECTS = {
   workerStillServed: {
     signature: { operation: 'worker removal', aspect: 'state-change', seen: 'still served' },
   },
+  /** A restart that did not keep the collection as it was (persistence: a SHOULD). */
+  stateNotKept: {
+    signature: { operation: 'restart', aspect: 'state-change', seen: 'state not kept' },
+    level: 'SHOULD',
+  },
+  /** SVC-11: the first read of a new collection without the default user. */
+  noDefaultUser: {
+    signature: { operation: 'first read', aspect: 'default-user', seen: 'no default user' },
+  },
+  /** SVC-11: the first read of a new collection shows users besides the default user. */
+  usersBesideDefault: {
+    signature: { operation: 'first read', aspect: 'default-user', seen: 'users besides the default user' },
+  },
+  /** SVC-11: a read of an emptied collection brings the default user back. */
+  defaultBack: {
+    signature: {
+      operation: 'read of an emptied collection',
+      aspect: 'default-user',
+      seen: 'the default user comes back',
+    },
+  },
 } as const satisfies Record<string, NamedDefect>;
 
 export type DefectName = keyof typeof NAMED_DEFECTS;
 
 /** A disagreement that is the named defect, in the words of the exchange that met it. */
 export function named(name: DefectName, message: string): Disagreement {
-  const { operation, aspect, seen } = NAMED_DEFECTS[name].signature;
-  return disagreement(operation, aspect, seen, message);
+  const defect: NamedDefect = NAMED_DEFECTS[name];
+  const { operation, aspect, seen } = defect.signature;
+  return disagreement(operation, aspect, seen, message, defect.level);
 }
 
 /** The report's title of a signature that is a named defect with one. */
