@@ -69,6 +69,7 @@ async function diagnoseSteps(
           observed(exchange.observation),
           judged.disagreements,
           back,
+          { causes: true },
         );
     }
     const counted = found.filter((d) => d.level === 'MUST' || d.level === level);
