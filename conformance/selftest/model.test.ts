@@ -488,7 +488,7 @@ describe('the executable model of the spec', () => {
 });
 
 describe('the model: a refused PUT named by its cause (issue 45, the explorer only)', () => {
-  const after = (ops: Operation[]) => run([{ kind: 'list' }, ...ops]);
+  const stateAfter = (ops: Operation[]) => run([{ kind: 'list' }, ...ops]);
   const refusedPut = (before: State, user: { id: string; name: string; profession: string }) => {
     const { expected } = apply(before, { kind: 'put', user });
     const observed = ideal({ ...expected, body: { kind: 'result', word: 'failure' } });
@@ -503,7 +503,7 @@ describe('the model: a refused PUT named by its cause (issue 45, the explorer on
   };
 
   it('PUT of an id deleted before, refused: a deleted id kept reserved', () => {
-    const before = after([
+    const before = stateAfter([
       { kind: 'put', user: { id: '7', name: 'n', profession: 'p' } },
       { kind: 'delete', id: '7' },
     ]);
@@ -513,7 +513,7 @@ describe('the model: a refused PUT named by its cause (issue 45, the explorer on
   });
 
   it('PUT of a new id refused while another user has its fields: users told apart by their fields', () => {
-    const before = after([{ kind: 'put', user: { id: '8', name: 'n', profession: 'p' } }]);
+    const before = stateAfter([{ kind: 'put', user: { id: '8', name: 'n', profession: 'p' } }]);
     expect(refusedPut(before, { id: '7', name: 'n', profession: 'p' }).explorer).to.deep.equal([
       'PUT (new id) | state-change | refused: another user has the same name and profession',
     ]);
