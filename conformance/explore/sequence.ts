@@ -217,7 +217,7 @@ export async function sendAndJudge(
   // and a write that took effect is judged as accepted (model.ts reconsider).
   if (judged.refused && isWrite(concrete) && 'value' in concrete && held.state.collection) {
     const back = await readBackChecked(where, held, concrete.value, false);
-    if (back) judged = reconsider(held, judged, concrete, exchange.observation, back, !where.mustOnly);
+    if (back) judged = reconsider(held, judged, concrete, exchange.observation, back.back, !where.mustOnly);
   }
   if (!awaiting || !('app' in concrete)) return { concrete, exchange, judged };
   const id = concrete.target ?? '';
@@ -279,12 +279,12 @@ export async function readBackChecked(
   held: Held,
   written: string,
   all: boolean,
-): Promise<ReadBack | undefined> {
+): Promise<{ back: ReadBack; listed?: readonly SeenUser[] } | undefined> {
   const back: Record<string, SeenUser | null> = { ...(await readBack(where, [written])) };
   const list = await send(where.url, { method: 'GET', path: '/UserService/users', headers: {} });
-  if (!list.observation) return all ? undefined : back;
+  if (!list.observation) return all ? undefined : { back };
   const listed = observed(list.observation);
-  if (listed.body.kind !== 'users') return back;
+  if (listed.body.kind !== 'users') return { back };
   const users = listed.body.users;
   if (written in back) {
     const got = back[written] ?? null;
@@ -299,12 +299,12 @@ export async function readBackChecked(
     const byId = new Map(users.map((u) => [u.id, u]));
     for (const id of heldIds(where, held)) if (id !== written) back[id] = byId.get(id) ?? null;
   }
-  return back;
+  return { back, listed: users };
 }
 
 /** The state after a write to `written`: readBackChecked with every id held. */
-export const readBackAll = (where: Where, held: Held, written: string): Promise<ReadBack | undefined> =>
-  readBackChecked(where, held, written, true);
+export const readBackAll = async (where: Where, held: Held, written: string): Promise<ReadBack | undefined> =>
+  (await readBackChecked(where, held, written, true))?.back;
 
 /**
  * After a disagreement whose signature was reported already: go on from the state the implementation
@@ -333,8 +333,9 @@ export async function goOn(
   }
   if (!isWrite(op) || !('value' in op) || !before.state.collection) return { held: after, fresh: [] };
   const others = known.some((d) => d.signature.aspect === 'other-record-touched');
-  const back = await readBackChecked(where, before, op.value, others);
-  if (!back) return { held: after, fresh: [] };
+  const read = await readBackChecked(where, before, op.value, others);
+  if (!read) return { held: after, fresh: [] };
+  const back = read.back;
   const effect = judgeWrite(before.state, step.model, observed(step.observation), known, back, {
     causes: true,
   }).filter((d) => d.level === 'MUST');

@@ -62,7 +62,7 @@ export function judgeWrite(
   observed: Observed,
   answered: readonly Disagreement[],
   readBack: ReadBack,
-  options: { causes?: boolean } = {},
+  options: { causes?: boolean; listed?: readonly SeenUser[] } = {},
 ): Disagreement[] {
   // Open (a write before any read, a write by path): the model learns the effect from the reads.
   if (expected.body.kind === 'any') return [...answered];
@@ -114,7 +114,12 @@ export function judgeWrite(
       // by that cause (an id deleted before, another user with the same fields), not as what POST does.
       const cause =
         options.causes && op.kind === 'put' && effect === 'not stored' && word === 'failure'
-          ? refusalCause(before, { id: own, name: op.user.name, profession: op.user.profession }, where)
+          ? refusalCause(
+              before,
+              { id: own, name: op.user.name, profession: op.user.profession },
+              where,
+              options.listed,
+            )
           : undefined;
       if (cause) return [cause, ...others(before, after, expected, readBack)];
       const other = OTHER_VERB[op.kind];
@@ -155,12 +160,15 @@ export function judgeWrite(
  * Why a PUT of `user`, an id the model does not hold, would be refused by an implementation that
  * mistakes what identifies a user, as the model sees it in `state`: the id was deleted before (it stays
  * reserved), or another user has the same name and profession (users told apart by their fields). The
- * named defect, or undefined when neither holds. `where` is the situation, for the message.
+ * named defect, or undefined when neither holds. `where` is the situation, for the message; `listed`,
+ * the users a list read showed besides those the model holds (another user of the same fields may be
+ * one the run does not own).
  */
 export function refusalCause(
   state: State,
   user: { id: string; name?: string; profession?: string },
   where = 'PUT (new id)',
+  listed: readonly SeenUser[] = [],
 ): Disagreement | undefined {
   if (state.users[user.id]) return undefined;
   if (state.deleted?.includes(user.id))
@@ -169,7 +177,7 @@ export function refusalCause(
       `${where} answered failure and stored nothing: user ${user.id} was deleted before, and the spec lets a PUT create it again (A-R3.1)`,
     );
   if (user.name === undefined || user.profession === undefined) return undefined;
-  const twin = Object.values(state.users).find(
+  const twin = [...Object.values(state.users), ...listed].find(
     (u) => u.id !== user.id && u.name === user.name && u.profession === user.profession,
   );
   if (twin)
