@@ -34,6 +34,27 @@ export const NAMED_DEFECTS = {
     signature: { operation: 'write', aspect: 'other-record-touched', seen: 'another user' },
     title: 'a write changes or removes another user than the one it addresses',
   },
+  /**
+   * A-R3.1: PUT of an id whose user a DELETE removed answered failure and stored nothing: the deleted id
+   * stays reserved. The refusal's cause, seen in what the model holds (the id deleted before), named once
+   * rather than as what POST does or as an input accepted once and refused later.
+   */
+  deletedIdReserved: {
+    signature: { operation: 'PUT of a deleted id', aspect: 'result-word', seen: 'failure' },
+    title: 'a deleted id stays reserved: PUT of it answers failure and stores nothing',
+  },
+  /**
+   * A-R3.1: PUT of a new id answered failure and stored nothing while another user has the same name and
+   * profession: users told apart by their fields rather than by their id.
+   */
+  identityByFields: {
+    signature: {
+      operation: 'PUT (new id)',
+      aspect: 'state-change',
+      seen: 'refused: another user has the same name and profession',
+    },
+    title: 'PUT of a new id is refused when another user has the same name and profession',
+  },
   /** B-6: a worker whose DELETE was accepted (202) still served when the wait is over. */
   workerStillServed: {
     signature: { operation: 'worker removal', aspect: 'state-change', seen: 'still served' },
