@@ -8,12 +8,11 @@
  *
  * `W-AWAIT` is the one operation of the explorer's own: B-6 says a worker whose DELETE was accepted
  * (202) is eventually no longer served. The explorer reads it (GET) until it is not, for as long as
- * CONFORMANCE_ASYNC_TIMEOUT_MS (what APP-WRK-04 waits), never for a fixed time: a worker still served
+ * CONFORMANCE_ASYNC_TIMEOUT_MS (what APP-WRK-04 waits: one wait, support/removal.ts), never for a fixed time: a worker still served
  * then is `worker removal | state-change | still served`. A worker the model does not hold as being
  * removed is read once.
  */
 import { appPath, type Created, type Operation as ModelOperation, NOTHING_CREATED } from '../model/index.ts';
-import { setting } from '../support/options.mjs';
 import type { Rng } from './prng.ts';
 
 export type AppOperation =
@@ -43,9 +42,6 @@ const APP_KINDS: ReadonlySet<string> = new Set<AppKind>([
   'W-LIST',
 ]);
 export const isAppOperation = (op: { kind: string }): op is AppOperation => APP_KINDS.has(op.kind);
-
-/** How long a worker whose DELETE was accepted may still be served (B-6 says "eventually"). */
-export const asyncTimeoutMs = (): number => Number(setting('CONFORMANCE_ASYNC_TIMEOUT_MS'));
 
 /** A UUID no implementation hands out: the id a ref stands for when no create of this run filled it. */
 export const absentId = (ref: number) => `00000000-0000-4000-8000-${String(ref).padStart(12, '0')}`;

@@ -9,7 +9,7 @@
  */
 import { validUtf8 } from '../model/index.ts';
 import { type ExchangeRequest, REQUEST_TIMEOUT_MS } from '../support/exchange.ts';
-import { RawFailure, rawExchange } from '../support/raw.ts';
+import { rawExchange, rawStatus } from '../support/raw.ts';
 import { SAFE_METHODS, transportFailure } from '../support/transport.ts';
 import type { Observation } from './observation.ts';
 import type { Request } from './operations.ts';
@@ -51,11 +51,8 @@ async function head(url: string, request: Request): Promise<Observation> {
     timeoutMs: REQUEST_TIMEOUT_MS,
     headers: { 'User-Agent': 'user-service-conformance explore', ...request.headers },
   });
-  const status = /^HTTP\/\d(?:\.\d)? (\d{3})/.exec(reply.statusLine)?.[1];
-  if (!status)
-    throw new RawFailure(`not an HTTP status line: ${JSON.stringify(reply.statusLine)}`, 'not an answer');
   return {
-    status: Number(status),
+    status: rawStatus(reply),
     contentType: reply.headers['content-type'],
     ...decoded(reply.extra),
   };

@@ -3,8 +3,9 @@
  * failing sequence (its numbered exchanges, the step that disagreed and what the model expected there)
  * or from a non-linearizable history (its smallest witness, one lane per client).
  */
+import type { Evidence, HistoryStep } from '../report/defects.ts';
 import type { TimedExchange } from './client.ts';
-import type { Signature } from './model.ts';
+import { type Signature, signatureKey } from './model.ts';
 
 export interface ShownExchange {
   /** 1-based, in the order of the sequence (of the calls, for a history). */
@@ -104,3 +105,28 @@ export function shown(
 }
 
 export const titleOf = (s: Signature) => `${s.operation}: ${s.aspect}: ${s.seen}`;
+
+/** One exchange as the report's history shows it (report/defects.ts HistoryStep). */
+export function historyStep(e: ShownExchange): HistoryStep {
+  const { n, client, method, url, body, status, answer, call, ret } = e;
+  return {
+    n,
+    ...(client === undefined ? {} : { client }),
+    method,
+    url,
+    ...(body === undefined ? {} : { body }),
+    ...(status === undefined ? {} : { status }),
+    ...(answer === undefined ? {} : { answer }),
+    call,
+    ret,
+  };
+}
+
+/** What the suite's own report shows of a defect the explorer found (summary.json's defect, summary.md, index.html). */
+export const evidenceOf = (d: Defect): Evidence => ({
+  signature: signatureKey(d.signature),
+  expected: d.expected,
+  history: d.exchanges.map(historyStep),
+  script: d.script,
+  ...(d.svg ? { svg: d.svg } : {}),
+});

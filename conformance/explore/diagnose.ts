@@ -15,7 +15,7 @@ import { isWrite, type Operation } from './operations.ts';
 import {
   goOn,
   poolIds,
-  readBackAll,
+  readBackChecked,
   removeFill,
   type SetAside,
   sendAndJudge,
@@ -61,14 +61,16 @@ async function diagnoseSteps(
     if (!judged || !exchange.observation) return undefined;
     let found: Disagreement[] = judged.disagreements;
     if (isWrite(concrete) && !judged.refused && held.state.collection) {
-      const back = 'value' in concrete ? await readBackAll(where, held, concrete.value) : undefined;
-      if (back)
+      const read = 'value' in concrete ? await readBackChecked(where, held, concrete.value, true) : undefined;
+      // The whole list too: a refused PUT's cause may be a user the model does not hold (another id's).
+      if (read)
         found = judgeWrite(
           held.state,
           judged.model,
           observed(exchange.observation),
           judged.disagreements,
-          back,
+          read.back,
+          { causes: true, listed: read.listed ?? [] },
         );
     }
     const counted = found.filter((d) => d.level === 'MUST' || d.level === level);

@@ -11,8 +11,9 @@
 import { firstSightings, isKnown } from '../model/findings.ts';
 import { sectionBNotServed } from '../model/fixtures.ts';
 import { appPath, createdId } from '../model/formats.ts';
+import { ASYNC_TIMEOUT_MS } from '../support/removal.ts';
 import { type AppRace, appRaceRound, RACE_PATTERNS } from './app-race.ts';
-import { appRequest, appSequenceSource, asyncTimeoutMs, type Created } from './apps.ts';
+import { appRequest, appSequenceSource, type Created } from './apps.ts';
 import { now, send } from './client.ts';
 import {
   CORRUPTED,
@@ -67,7 +68,7 @@ export interface ExploreOptions {
   stopAtFirst?: boolean;
   /**
    * How long a worker whose DELETE was accepted may still be served before the explorer calls it never
-   * removed (B-6); CONFORMANCE_ASYNC_TIMEOUT_MS by default.
+   * removed (B-6); CONFORMANCE_ASYNC_TIMEOUT_MS by default (support/removal.ts).
    */
   asyncTimeoutMs?: number;
   /**
@@ -196,7 +197,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
           headers: {},
         });
   };
-  const asyncMs = options.asyncTimeoutMs;
+  const asyncMs = options.asyncTimeoutMs ?? ASYNC_TIMEOUT_MS;
   const unserved = options.sectionB === false ? undefined : await sectionBUnserved(targets.shared);
   if (unserved) notes.push(unserved);
   const sectionB = options.sectionB !== false && unserved === undefined;
@@ -558,7 +559,7 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
     failing?.disagreements[0];
   const exchanges = steps.map((s, i) => ({
     ...shown(i + 1, s.exchange),
-    ...(s.op.kind === 'W-AWAIT' ? { awaitMs: asyncMs ?? asyncTimeoutMs() } : {}),
+    ...(s.op.kind === 'W-AWAIT' ? { awaitMs: asyncMs ?? ASYNC_TIMEOUT_MS } : {}),
     ...(s.concrete.kind === 'FILL'
       ? { fill: { first: s.concrete.first.toString(), count: s.concrete.count } }
       : {}),

@@ -13,12 +13,16 @@ import {
   type Held,
   heldKey,
   initialHeld,
+  judgeWrite,
   type Operation as ModelOperation,
   observed,
+  observeUsers,
+  type ReadBack,
   removed,
   removing,
   type Signature,
   type State,
+  sameUser,
   signatureKey,
   stepHeld,
 } from '../model/index.ts';
@@ -188,6 +192,54 @@ export function step(held: Held, op: Concrete, obs: Observation | undefined, sho
       ),
     );
   return out;
+}
+
+/**
+ * Never trust the answer being judged (issue 45): a write the model took as a refusal of its input (the
+ * failure result, or a 4xx, where success was due; `step` said `refused`) judged again by what reads of
+ * its id showed afterwards (`back`, GET by id and the list, cross-checked by the caller). When they show
+ * the write's effect, the input was accepted and the answer lied: the write is judged as one the model
+ * must accept, by its answer and its effect (judgeWrite: `PUT (new id) | result-word | failure` for a PUT
+ * that stored its user and answered failure, the signature the hand-written rules give it), the input is
+ * held as accepted, and the model goes on from the state the reads showed. When they show nothing
+ * changed, or tell nothing of the id, the refusal stands.
+ */
+export function reconsider(
+  held: Held,
+  judged: Step,
+  op: Concrete,
+  obs: Observation,
+  back: ReadBack,
+  should = false,
+): Step {
+  if (!judged.refused || !('value' in op) || !(op.value in back)) return judged;
+  const id = op.value;
+  const seen = back[id] ?? null;
+  const was = held.state.users[id];
+  if (was ? sameUser(was, seen) : seen === null) return judged;
+  const seenObs = observed(obs);
+  const accepted = stepHeld(held, toModel(op), seenObs, { bytes: true });
+  const found = judgeWrite(
+    held.state,
+    accepted.expected,
+    seenObs,
+    accepted.disagreements,
+    { [id]: seen },
+    {
+      causes: true,
+    },
+  );
+  const name = features(op).join(' + ');
+  return {
+    held: {
+      ...accepted.held,
+      state: observeUsers(accepted.held.state, { [id]: seen }),
+      accepts: { ...held.accepts, [name]: true },
+    },
+    model: accepted.expected,
+    expected: describeExpected(accepted.expected, accepted.after),
+    disagreements: found.filter((d) => should || d.level === 'MUST'),
+  };
 }
 
 export { removed, removing };

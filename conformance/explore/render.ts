@@ -3,7 +3,9 @@
  * expected at the failing step), as a shell script of curl lines, and a concurrent witness as an SVG
  * timeline (one lane per client).
  */
+import { createdIdValue, observed } from '../model/index.ts';
 import { curlLine, shellQuote } from '../support/exchange.ts';
+import { POLL_MS } from '../support/removal.ts';
 import type { Defect, ShownExchange } from './defect.ts';
 
 const USERS = '/UserService/users';
@@ -11,13 +13,17 @@ const USERS = '/UserService/users';
 /** One curl line; the base URL is `$BASE_URL`, so the script runs against any instance; HEAD as client.ts reads it. */
 const curlOf = (e: ShownExchange, base: string): string => curlLine(e, { base, headBytes: true });
 
-/** The id a section B create was answered with (`POST /apps/{app}/domains` or `…/workers`, 2xx), if any. */
+/**
+ * The id a section B create was answered with (`POST /apps/{app}/domains` or `…/workers`, 2xx), if any,
+ * as the model reads it (createdIdValue: the one the explorer's later paths carry). A string id only: the
+ * script reads it back from the answer as a JSON string; a number stays written out in the later lines.
+ */
 function createdIdOf(e: ShownExchange): { kind: 'D' | 'W'; id: string } | undefined {
   const m = /\/apps\/[^/]+\/(domains|workers)$/.exec(new URL(e.url).pathname);
   if (!m || e.method !== 'POST' || e.status === undefined || e.status < 200 || e.status > 299)
     return undefined;
-  const id = /"id"\s*:\s*"([^"]+)"/.exec(e.answer ?? '')?.[1];
-  return id === undefined ? undefined : { kind: m[1] === 'domains' ? 'D' : 'W', id };
+  const id = createdIdValue(observed({ status: e.status, contentType: e.contentType, body: e.answer ?? '' }));
+  return typeof id === 'string' && id !== '' ? { kind: m[1] === 'domains' ? 'D' : 'W', id } : undefined;
 }
 
 /**
@@ -48,8 +54,8 @@ function scriptLines(exchanges: readonly ShownExchange[], base: string, numbered
     }
     if (e.awaitMs !== undefined) {
       const status = line.replace(/^curl -sS -i /, `curl -s -o /dev/null -w '%{http_code}' `);
-      const tries = Math.max(1, Math.ceil(e.awaitMs / 100));
-      return `${echo} '(read until no longer served, at most ${e.awaitMs} ms)'; i=0; while [ $i -lt ${tries} ]; do case $(${status}) in 2*) sleep 0.1; i=$((i+1));; *) break;; esac; done; ${line}; echo`;
+      const tries = Math.max(1, Math.ceil(e.awaitMs / POLL_MS));
+      return `${echo} '(read until no longer served, at most ${e.awaitMs} ms)'; i=0; while [ $i -lt ${tries} ]; do case $(${status}) in 2*) sleep ${POLL_MS / 1000}; i=$((i+1));; *) break;; esac; done; ${line}; echo`;
     }
     // curl cannot restart the implementation: the script says where to, and reads the list after it.
     if (e.restart)

@@ -11,11 +11,11 @@ import {
   judgeWrite,
   named,
   observeUsers,
-  POLL_MS,
   type ReadBack,
   type SeenUser,
+  sameUser,
 } from '../model/index.ts';
-import { asyncTimeoutMs } from './apps.ts';
+import { ASYNC_TIMEOUT_MS, served, stillServedText, untilRemoved, type Waited } from '../support/removal.ts';
 import { now, send, type TimedExchange } from './client.ts';
 import {
   type Disagreement,
@@ -24,6 +24,7 @@ import {
   type Step as ModelStep,
   step as modelStep,
   observed,
+  reconsider,
   removed,
   removing,
 } from './model.ts';
@@ -54,7 +55,7 @@ export interface Where {
   pool: Pool;
   /** `all`: a fresh instance, the whole list is judged; `owned`: only the pool's ids are. */
   scope: 'all' | 'owned';
-  /** How long a worker whose DELETE was accepted may still be served (apps.ts W-AWAIT); the setting by default. */
+  /** How long a worker whose DELETE was accepted may still be served (apps.ts W-AWAIT); the setting by default (support/removal.ts). */
   asyncMs?: number;
   /** Stops the implementation and starts it again on the same port and data (a fresh instance's only). */
   restart?: () => Promise<void>;
@@ -199,29 +200,27 @@ export async function sendAndJudge(
   if (concrete.kind === 'FILL') return fill(where, held, concrete);
   const awaiting =
     concrete.kind === 'W-AWAIT' && 'app' in concrete && removing(held, concrete.app, concrete.target ?? '');
-  const began = now();
-  const deadline = began + (where.asyncMs ?? asyncTimeoutMs());
-  let exchange = await send(where.url, request(concrete));
-  const served = (e: TimedExchange) =>
-    !!e.observation && e.observation.status >= 200 && e.observation.status <= 299;
-  while (awaiting && served(exchange) && now() < deadline) {
-    if (stop()) return { concrete, exchange, cut: true };
-    await new Promise((r) => setTimeout(r, POLL_MS));
-    exchange = await send(where.url, request(concrete));
-  }
+  const asyncMs = where.asyncMs ?? ASYNC_TIMEOUT_MS;
+  const read = () => send(where.url, request(concrete));
+  const waited: Waited<TimedExchange> = awaiting
+    ? await untilRemoved(read, (e) => e.observation?.status, asyncMs, stop)
+    : { last: await read(), ms: 0 };
+  const exchange = waited.last;
+  if (waited.cut) return { concrete, exchange, cut: true };
   if (!exchange.observation) return { concrete, exchange };
-  const judged = modelStep(held, concrete, exchange.observation, !where.mustOnly);
+  let judged = modelStep(held, concrete, exchange.observation, !where.mustOnly);
+  // A refusal is not taken on the answer's word: the id is read back (GET and the list, cross-checked),
+  // and a write that took effect is judged as accepted (model.ts reconsider).
+  if (judged.refused && isWrite(concrete) && 'value' in concrete && held.state.collection) {
+    const back = await readBackChecked(where, held, concrete.value, false);
+    if (back) judged = reconsider(held, judged, concrete, exchange.observation, back.back, !where.mustOnly);
+  }
   if (!awaiting || !('app' in concrete)) return { concrete, exchange, judged };
   const id = concrete.target ?? '';
-  if (served(exchange))
-    judged.disagreements.push(
-      named(
-        'workerStillServed',
-        `the worker ${id}, whose DELETE was accepted (202), is still served ${Math.round(now() - began)} ms later (B-6: it is eventually no longer served; CONFORMANCE_ASYNC_TIMEOUT_MS sets how long the explorer waits)`,
-      ),
-    );
+  if (served(exchange.observation.status))
+    judged.disagreements.push(named('workerStillServed', stillServedText(id, waited.ms, 'the explorer')));
   else judged.held = removed(judged.held, concrete.app, id);
-  judged.expected = `the worker no longer served within ${where.asyncMs ?? asyncTimeoutMs()} ms of its accepted DELETE (B-6)`;
+  judged.expected = `the worker no longer served within ${asyncMs} ms of its accepted DELETE (B-6)`;
   return { concrete, exchange, judged };
 }
 
@@ -261,21 +260,42 @@ const heldIds = (where: Where, held: Held): string[] => [
 ];
 
 /**
- * The state after a write to `written`: that id by GET, every other id (heldIds) from the list, one
- * request for all, so that a write that removed a fill's user is seen to. Undefined when the list got
- * no answer.
+ * The state after a write to `written`, from reads that agree with each other: that id by GET, checked
+ * against the list (where the two disagree, the reads tell nothing of it: it is left out, and the model
+ * keeps what it holds); with `all`, every other id (heldIds) from the list, one request for all, so that
+ * a write that removed a fill's user is seen to. Undefined, with `all`, when the list got no answer.
  */
-export async function readBackAll(where: Where, held: Held, written: string): Promise<ReadBack | undefined> {
+export async function readBackChecked(
+  where: Where,
+  held: Held,
+  written: string,
+  all: boolean,
+): Promise<{ back: ReadBack; listed?: readonly SeenUser[] } | undefined> {
   const back: Record<string, SeenUser | null> = { ...(await readBack(where, [written])) };
   const list = await send(where.url, { method: 'GET', path: '/UserService/users', headers: {} });
-  if (!list.observation) return undefined;
+  if (!list.observation) return all ? undefined : { back };
   const listed = observed(list.observation);
-  if (listed.body.kind === 'users') {
-    const users = new Map(listed.body.users.map((u) => [u.id, u]));
-    for (const id of heldIds(where, held)) if (id !== written) back[id] = users.get(id) ?? null;
+  if (listed.body.kind !== 'users') return { back };
+  const users = listed.body.users;
+  if (written in back) {
+    const got = back[written] ?? null;
+    const inList = users.filter((u) => u.id === written);
+    const agree = got
+      ? inList.length === 1 &&
+        sameUser({ id: written, name: got.name, profession: got.profession }, inList[0])
+      : inList.length === 0;
+    if (!agree) delete back[written];
   }
-  return back;
+  if (all) {
+    const byId = new Map(users.map((u) => [u.id, u]));
+    for (const id of heldIds(where, held)) if (id !== written) back[id] = byId.get(id) ?? null;
+  }
+  return { back, listed: users };
 }
+
+/** The state after a write to `written`: readBackChecked with every id held. */
+export const readBackAll = async (where: Where, held: Held, written: string): Promise<ReadBack | undefined> =>
+  (await readBackChecked(where, held, written, true))?.back;
 
 /**
  * After a disagreement whose signature was reported already: go on from the state the implementation
@@ -304,11 +324,12 @@ export async function goOn(
   }
   if (!isWrite(op) || !('value' in op) || !before.state.collection) return { held: after, fresh: [] };
   const others = known.some((d) => d.signature.aspect === 'other-record-touched');
-  const back = others ? await readBackAll(where, before, op.value) : await readBack(where, [op.value]);
-  if (!back) return { held: after, fresh: [] };
-  const effect = judgeWrite(before.state, step.model, observed(step.observation), known, back).filter(
-    (d) => d.level === 'MUST',
-  );
+  const read = await readBackChecked(where, before, op.value, others);
+  if (!read) return { held: after, fresh: [] };
+  const back = read.back;
+  const effect = judgeWrite(before.state, step.model, observed(step.observation), known, back, {
+    causes: true,
+  }).filter((d) => d.level === 'MUST');
   // A write that meets a known defect: what else its effect shows is that defect's doing too.
   const fresh = unlessKnown(setAside, effect);
   return { held: { ...after, state: observeUsers(after.state, back) }, fresh };

@@ -335,7 +335,10 @@ function applyWrite(state: State, op: Write): { state: State; expected: Expected
     // A-R5.1, A-R5.2.
     const id = ANY_ID_WRITING(op.id);
     if (state.users[id])
-      return { state: withoutUser(state, id), expected: expected('DELETE (existing id)', 'success', id) };
+      return {
+        state: { ...withoutUser(state, id), deleted: [...new Set([...(state.deleted ?? []), id])] },
+        expected: expected('DELETE (existing id)', 'success', id),
+      };
     return { state, expected: expected('DELETE (unknown id)', 'failure', id) };
   }
   const user = userOfForm(op.user);

@@ -7,6 +7,7 @@
  */
 import { apply, type Expected } from './answers.ts';
 import { createdId } from './formats.ts';
+import { named } from './named-defects.ts';
 import type { Observed, SeenUser } from './observe.ts';
 import type { Operation } from './operations.ts';
 import { type Disagreement, disagreement } from './signature.ts';
@@ -50,7 +51,10 @@ const wordOf = (observed: Observed): string | undefined =>
 
 /**
  * The disagreements of a write, answer and effect together. `answered` are judge()'s disagreements with
- * its answer; `readBack` what reads showed afterwards (the write's own id at least).
+ * its answer; `readBack` what reads showed afterwards (the write's own id at least). With `causes` (the
+ * explorer's, which judges shrunk sequences: a PUT that does what POST does shrinks to one PUT, a
+ * deleted id kept reserved does not), a PUT of a new id refused where `before` shows why is named by
+ * that cause (refusalCause); the rules, whose fixtures often share fields, keep `does what POST does`.
  */
 export function judgeWrite(
   before: State,
@@ -58,6 +62,7 @@ export function judgeWrite(
   observed: Observed,
   answered: readonly Disagreement[],
   readBack: ReadBack,
+  options: { causes?: boolean; listed?: readonly SeenUser[] } = {},
 ): Disagreement[] {
   // Open (a write before any read, a write by path): the model learns the effect from the reads.
   if (expected.body.kind === 'any') return [...answered];
@@ -105,6 +110,18 @@ export function judgeWrite(
     if (noAnswer && ['not stored', 'unchanged', 'not removed'].includes(effect)) return [...answered];
     if (effect !== 'as expected' || wordWrong) {
       effectWrong = effect !== 'as expected';
+      // A PUT of a new id refused (the failure result, nothing stored) where the model sees why: named
+      // by that cause (an id deleted before, another user with the same fields), not as what POST does.
+      const cause =
+        options.causes && op.kind === 'put' && effect === 'not stored' && word === 'failure'
+          ? refusalCause(
+              before,
+              { id: own, name: op.user.name, profession: op.user.profession },
+              where,
+              options.listed,
+            )
+          : undefined;
+      if (cause) return [cause, ...others(before, after, expected, readBack)];
       const other = OTHER_VERB[op.kind];
       if (other && (op.kind === 'put' || op.kind === 'post')) {
         const alt = apply(before, { kind: other, user: op.user });
@@ -137,6 +154,38 @@ export function judgeWrite(
     else out.push(d);
   }
   return [...out, ...others(before, after, expected, readBack)];
+}
+
+/**
+ * Why a PUT of `user`, an id the model does not hold, would be refused by an implementation that
+ * mistakes what identifies a user, as the model sees it in `state`: the id was deleted before (it stays
+ * reserved), or another user has the same name and profession (users told apart by their fields). The
+ * named defect, or undefined when neither holds. `where` is the situation, for the message; `listed`,
+ * the users a list read showed besides those the model holds (another user of the same fields may be
+ * one the run does not own).
+ */
+export function refusalCause(
+  state: State,
+  user: { id: string; name?: string; profession?: string },
+  where = 'PUT (new id)',
+  listed: readonly SeenUser[] = [],
+): Disagreement | undefined {
+  if (state.users[user.id]) return undefined;
+  if (state.deleted?.includes(user.id))
+    return named(
+      'deletedIdReserved',
+      `${where} answered failure and stored nothing: user ${user.id} was deleted before, and the spec lets a PUT create it again (A-R3.1)`,
+    );
+  if (user.name === undefined || user.profession === undefined) return undefined;
+  const twin = [...Object.values(state.users), ...listed].find(
+    (u) => u.id !== user.id && u.name === user.name && u.profession === user.profession,
+  );
+  if (twin)
+    return named(
+      'identityByFields',
+      `${where} answered failure and stored nothing for ${showUser(user as ModelUser)}, while ${showUser(twin)} has the same name and profession: users are told apart by their id (A-R3.1)`,
+    );
+  return undefined;
 }
 
 function effectText(effect: Effect, id: string): string {
@@ -179,10 +228,8 @@ function others(before: State, after: State, expected: Expected, readBack: ReadB
     const ok = model ? sameUser(model, seen) : seen === null || !before.complete;
     if (!ok)
       out.push(
-        disagreement(
-          'write',
-          'other-record-touched',
-          'another user',
+        named(
+          'otherRecordTouched',
           `${expected.situation} changed another user: ${model ? `${showUser(model)} is now ${seen ? showUser(seen) : 'gone'}` : `${showUser(seen)} appeared`}`,
         ),
       );
@@ -267,12 +314,9 @@ export function judgeRestart(before: State, listed: readonly SeenUser[]): Disagr
     ...(back.length ? [`holds ${back.map(showUser).join(', ')} again, which it did not hold before`] : []),
   ];
   return [
-    disagreement(
-      'restart',
-      'state-change',
-      'state not kept',
+    named(
+      'stateNotKept',
       `after a restart the service ${parts.join(', and ')}: the collection should survive a restart as it was`,
-      'SHOULD',
     ),
   ];
 }

@@ -18,7 +18,7 @@
  */
 import { apply, type Expected } from './answers.ts';
 import { type Choices, noChoices } from './choices.ts';
-import { adopt } from './effects.ts';
+import { adopt, refusalCause } from './effects.ts';
 import { createdId } from './formats.ts';
 import { judge, judgeBytes } from './judge.ts';
 import type { Observed } from './observe.ts';
@@ -222,6 +222,25 @@ function stepInput(held: Held, op: Operation, seen: Observed | undefined, option
       const bare4xx = word === undefined && seen.status >= 400 && seen.status < 500;
       if (wanted === 'failure' && (word === 'failure' || bare4xx)) return unchanged;
       const refused = bare4xx || (word === 'failure' && wanted === 'success');
+      // A PUT of a new id refused where the model sees a cause other than its input (an id deleted
+      // before, another user with the same fields): not held as a refusal of the input. Judged only when
+      // the same input was accepted before, and then named by that cause, not as accepted and refused.
+      const cause =
+        refused && op.kind === 'put' && wanted === 'success' && expected.touches[0] !== undefined
+          ? refusalCause(
+              held.state,
+              { id: expected.touches[0], name: op.user.name, profession: op.user.profession },
+              expected.situation,
+            )
+          : undefined;
+      if (cause)
+        return {
+          held: next(held.state, held.choices),
+          expected,
+          after,
+          refused: true,
+          disagreements: hold(false).length ? [cause] : [],
+        };
       if (refused)
         return {
           held: next(held.state, held.choices, accepts(false)),

@@ -16,7 +16,7 @@
 export { apply, type BodyRule, type Expected, type StatusRule } from './answers.ts';
 export { type Choices, noChoices } from './choices.ts';
 export { adopt, adoptList, judgeRestart, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
-export { appPath, createdId, ISO_UTC, POLL_MS, UUID } from './formats.ts';
+export { appPath, createdId, createdIdValue, ISO_UTC, UUID } from './formats.ts';
 export {
   type Created,
   expectedOf,

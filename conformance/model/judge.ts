@@ -6,6 +6,7 @@
 import type { Expected } from './answers.ts';
 import { type Choices, holdStatus } from './choices.ts';
 import { ISO_UTC, UUID } from './formats.ts';
+import { named } from './named-defects.ts';
 import type { Observed, SeenBody, SeenUser } from './observe.ts';
 import { type Disagreement, disagreement } from './signature.ts';
 import { DEFAULT_USER_ID, type ModelUser } from './state.ts';
@@ -167,10 +168,8 @@ function judgeUsers(
     if (found.length === 0) {
       if (firstRead && user.id === DEFAULT_USER_ID)
         out.push(
-          disagreement(
-            'first read',
-            'default-user',
-            'no default user',
+          named(
+            'noDefaultUser',
             `${where}: the new collection does not hold the default user ${DEFAULT_USER_ID}`,
           ),
         );
@@ -203,10 +202,8 @@ function judgeUsers(
   const extra = listed.filter((u) => (exact && !known.has(u.id)) || absentIds.has(u.id));
   if (extra.length && firstRead)
     out.push(
-      disagreement(
-        'first read',
-        'default-user',
-        'users besides the default user',
+      named(
+        'usersBesideDefault',
         `${where}: the new collection holds ${extra.map((u) => `user ${u.id}`).join(', ')} besides the default user`,
       ),
     );
@@ -292,10 +289,8 @@ function judgeBody(expected: Expected, observed: Observed, choices: Choices, out
         const firstRead = where.includes('first read') && body.user.id === DEFAULT_USER_ID;
         out.push(
           firstRead
-            ? disagreement(
-                'first read',
-                'default-user',
-                'no default user',
+            ? named(
+                'noDefaultUser',
                 `${where} answered ${showStatus(observed)}: no default user ${DEFAULT_USER_ID}`,
               )
             : disagreement(

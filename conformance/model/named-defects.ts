@@ -10,6 +10,8 @@ interface NamedDefect {
   readonly signature: Signature;
   /** The defect's title in the report; without one, report/defects.ts words the signature. */
   readonly title?: string;
+  /** A SHOULD defect warns; MUST when not said. */
+  readonly level?: 'SHOULD';
 }
 
 export const NAMED_DEFECTS = {
@@ -32,9 +34,51 @@ export const NAMED_DEFECTS = {
     signature: { operation: 'write', aspect: 'other-record-touched', seen: 'another user' },
     title: 'a write changes or removes another user than the one it addresses',
   },
+  /**
+   * A-R3.1: PUT of an id whose user a DELETE removed answered failure and stored nothing: the deleted id
+   * stays reserved. The refusal's cause, seen in what the model holds (the id deleted before), named once
+   * rather than as what POST does or as an input accepted once and refused later.
+   */
+  deletedIdReserved: {
+    signature: { operation: 'PUT of a deleted id', aspect: 'result-word', seen: 'failure' },
+    title: 'a deleted id stays reserved: PUT of it answers failure and stores nothing',
+  },
+  /**
+   * A-R3.1: PUT of a new id answered failure and stored nothing while another user has the same name and
+   * profession: users told apart by their fields rather than by their id.
+   */
+  identityByFields: {
+    signature: {
+      operation: 'PUT (new id)',
+      aspect: 'state-change',
+      seen: 'refused: another user has the same name and profession',
+    },
+    title: 'PUT of a new id is refused when another user has the same name and profession',
+  },
   /** B-6: a worker whose DELETE was accepted (202) still served when the wait is over. */
   workerStillServed: {
     signature: { operation: 'worker removal', aspect: 'state-change', seen: 'still served' },
+  },
+  /** A restart that did not keep the collection as it was (persistence: a SHOULD). */
+  stateNotKept: {
+    signature: { operation: 'restart', aspect: 'state-change', seen: 'state not kept' },
+    level: 'SHOULD',
+  },
+  /** SVC-11: the first read of a new collection without the default user. */
+  noDefaultUser: {
+    signature: { operation: 'first read', aspect: 'default-user', seen: 'no default user' },
+  },
+  /** SVC-11: the first read of a new collection shows users besides the default user. */
+  usersBesideDefault: {
+    signature: { operation: 'first read', aspect: 'default-user', seen: 'users besides the default user' },
+  },
+  /** SVC-11: a read of an emptied collection brings the default user back. */
+  defaultBack: {
+    signature: {
+      operation: 'read of an emptied collection',
+      aspect: 'default-user',
+      seen: 'the default user comes back',
+    },
   },
   /** A lying reader (model/readers.ts): GET by id serves another user than the one its id names. */
   getServesAnotherUser: {
@@ -57,8 +101,9 @@ export type DefectName = keyof typeof NAMED_DEFECTS;
 
 /** A disagreement that is the named defect, in the words of the exchange that met it. */
 export function named(name: DefectName, message: string): Disagreement {
-  const { operation, aspect, seen } = NAMED_DEFECTS[name].signature;
-  return disagreement(operation, aspect, seen, message);
+  const defect: NamedDefect = NAMED_DEFECTS[name];
+  const { operation, aspect, seen } = defect.signature;
+  return disagreement(operation, aspect, seen, message, defect.level);
 }
 
 /** The report's title of a signature that is a named defect with one. */

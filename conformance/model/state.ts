@@ -41,6 +41,11 @@ export interface State {
   /** The collection holds what its creation put there: no write since (the default user is judged as such). */
   pristine?: boolean;
   users: Readonly<Record<string, ModelUser>>;
+  /**
+   * The ids whose user a DELETE removed (as the model holds it): only to name the cause of a later PUT of
+   * one that is refused (named-defects.ts deletedIdReserved); never judged by itself.
+   */
+  deleted?: readonly string[];
   apps: Readonly<Record<string, AppState>>;
 }
 

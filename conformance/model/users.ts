@@ -2,6 +2,7 @@
  * A user as answers show it, judged alike by the answer judge (judge.ts) and the effect judge
  * (effects.ts): kept below both so that neither imports the other.
  */
+import { named } from './named-defects.ts';
 import type { SeenUser } from './observe.ts';
 import { type Disagreement, disagreement } from './signature.ts';
 import { DEFAULT_USER_ID, type ModelUser } from './state.ts';
@@ -35,9 +36,7 @@ export function incompleteUser(where: string, seen: SeenUser): Disagreement | un
 
 /** SVC-11: a read of an emptied collection brings the default user back. */
 export const DEFAULT_BACK = (where: string) =>
-  disagreement(
-    'read of an emptied collection',
-    'default-user',
-    'the default user comes back',
+  named(
+    'defaultBack',
     `${where} emptied the collection, and the next read serves the default user ${DEFAULT_USER_ID} again`,
   );

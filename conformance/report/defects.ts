@@ -41,7 +41,7 @@ export interface Evidence {
 }
 
 export interface Defect {
-  /** `D1`, `D2`, … in the order of the catalogue's first rule that met each. */
+  /** `D1`, `D2`, … in the order of the signatures: from the cause, so the same defects have the same ids in every run. */
   id: string;
   /** MUST when a MUST rule fails because of it, else SHOULD (it warns). */
   level: 'MUST' | 'SHOULD';
@@ -128,6 +128,8 @@ export function defectsOf(rules: readonly FailingRule[]): {
 } {
   const byKey = new Map<string, Defect>();
   const byRule = new Map<string, string>();
+  /** The signature of the defect a rule fails because of (its first), when it met no new one. */
+  const firstKey = new Map<string, string>();
   for (const rule of rules) {
     if (!failing(rule)) continue;
     const keys: string[] = [];
@@ -139,7 +141,7 @@ export function defectsOf(rules: readonly FailingRule[]): {
       if (!defect) {
         named = false;
         defect = {
-          id: `D${byKey.size + 1}`,
+          id: '',
           level: 'SHOULD',
           title: titleOf(signature),
           signature,
@@ -156,8 +158,13 @@ export function defectsOf(rules: readonly FailingRule[]): {
         if (!defect.curl) defect.curl = rule.exchange.curl;
       }
     }
-    const first = byKey.get(keys[0] as string);
-    if (named && first) byRule.set(rule.id, first.id);
+    if (named) firstKey.set(rule.id, keys[0] as string);
   }
-  return { defects: [...byKey.values()], byRule };
+  // The id comes from the cause, not from the order it was met: the defects in the order of their
+  // signatures, so that the same implementation gives the same ids in every run.
+  const defects = [...byKey.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, defect], i) => Object.assign(defect, { id: `D${i + 1}` }));
+  for (const [rule, key] of firstKey) byRule.set(rule, (byKey.get(key) as Defect).id);
+  return { defects, byRule };
 }

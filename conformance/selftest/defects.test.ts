@@ -49,9 +49,28 @@ describe('defects: failing rules grouped by signature', () => {
       failed('HTTP-01', { level: 'SHOULD', signatures: [status500] }),
       failed('USR-COL-08', { level: 'MUST', signatures: [lost] }),
     ]);
-    expect(defects.map((d) => [d.id, d.level])).to.deep.equal([
-      ['D1', 'MUST'],
-      ['D2', 'SHOULD'],
+    expect(defects.map((d) => [d.signature.operation, d.level])).to.deep.equal([
+      ['failure result', 'SHOULD'],
+      ['restart', 'MUST'],
+    ]);
+  });
+
+  it("a defect's id comes from its cause, not from the order the rules met it: the same defects, the same ids", () => {
+    const lost = { operation: 'restart', aspect: 'state-change', seen: 'state not kept' } as const;
+    const status500 = { operation: 'failure result', aspect: 'status', seen: '500' } as const;
+    const word = { operation: 'write', aspect: 'result-word', seen: 'succes' } as const;
+    const rules = [
+      failed('USR-COL-04', { signatures: [lost] }),
+      failed('HTTP-01', { signatures: [status500] }),
+      failed('USR-PUT-01', { signatures: [word, lost] }),
+    ];
+    const ids = (order: FailingRule[]) =>
+      Object.fromEntries(defectsOf(order).defects.map((d) => [d.signature.operation, d.id]));
+    expect(ids(rules)).to.deep.equal({ 'failure result': 'D1', restart: 'D2', write: 'D3' });
+    expect(ids([...rules].reverse())).to.deep.equal(ids(rules));
+    // A rule that met no new defect points at its first one by that id.
+    expect([...defectsOf([...rules, failed('USR-COL-08', { signatures: [lost] })]).byRule]).to.deep.equal([
+      ['USR-COL-08', 'D2'],
     ]);
   });
 

@@ -19,7 +19,7 @@ import { judgeRound, type Recorded } from '../explore/concurrent.ts';
 import { diagnose } from '../explore/diagnose.ts';
 import { type ExploreOptions, explore } from '../explore/explore.ts';
 import { drain, sequenceSource, stateCheck } from '../explore/generate.ts';
-import { initial, type Signature, signatureKey, step } from '../explore/model.ts';
+import { initial, reconsider, type Signature, signatureKey, step } from '../explore/model.ts';
 import {
   type Concrete,
   type ConcreteFill,
@@ -395,6 +395,67 @@ describe('explorer: generator, shrinker, model (pure)', () => {
     );
     expect(del.disagreements.map((d) => d.signature.aspect)).to.deep.equal(['status']);
     expect(del.disagreements[0]?.signature.seen).to.equal('accepted and refused');
+  });
+
+  describe('never trusts the answer judged (issue 45)', () => {
+    const xml = (body: string, status = 200) => ({ status, contentType: 'application/xml', body });
+    const put = (value: string, written = value, name = 'n', profession = 'p'): Concrete => ({
+      kind: 'PUT',
+      value,
+      written,
+      writing: written === value ? 'plain' : 'zeros',
+      name: { text: name, cls: 'plain' },
+      profession: { text: profession, cls: 'plain' },
+    });
+    const failure = xml('<result>failure</result>');
+    const success = xml('<result>success</result>');
+    const keys = (ds: readonly { signature: Signature }[]) => ds.map((d) => signatureKey(d.signature));
+
+    it('a PUT of a new id (written 007) answered failure but read back stored: accepted, the word named, the user held', () => {
+      const held = initial(['7']);
+      const op = put('7', '007');
+      const judged = step(held, op, failure);
+      expect(judged.refused).to.equal(true);
+      expect(judged.disagreements).to.deep.equal([]);
+      const again = reconsider(held, judged, op, failure, { '7': { id: '7', name: 'n', profession: 'p' } });
+      expect(again.refused).to.equal(undefined);
+      expect(keys(again.disagreements)).to.deep.equal(['PUT (new id) | result-word | failure']);
+      expect(again.held.state.users['7']).to.deep.equal({ id: '7', name: 'n', profession: 'p' });
+      expect(again.held.accepts['form id: zeros']).to.equal(true);
+      // A later GET of it is no defect: the model holds what the reads showed.
+      const get = step(
+        again.held,
+        { kind: 'GET', value: '7', written: '7', writing: 'plain' },
+        xml('<user><id>7</id><name>n</name><profession>p</profession></user>'),
+      );
+      expect(get.disagreements).to.deep.equal([]);
+    });
+
+    it('a refusal whose read-back shows nothing changed, or tells nothing of the id, stands', () => {
+      const held = initial(['7']);
+      const op = put('7', '007');
+      const judged = step(held, op, failure);
+      expect(reconsider(held, judged, op, failure, { '7': null })).to.equal(judged);
+      expect(reconsider(held, judged, op, failure, {})).to.equal(judged);
+    });
+
+    it('a PUT of a deleted id refused, after the same input was accepted: named by its cause, not as accepted and refused', () => {
+      let held = step(initial(['7', '8']), put('8', '008'), success).held;
+      held = step(held, put('7'), success).held;
+      held = step(held, { kind: 'DELETE', value: '7', written: '7', writing: 'plain' }, success).held;
+      const judged = step(held, put('7', '007'), failure);
+      expect(keys(judged.disagreements)).to.deep.equal(['PUT of a deleted id | result-word | failure']);
+      expect(judged.held.accepts['form id: zeros']).to.equal(true);
+    });
+
+    it('a PUT of a new id refused while another user has its name and profession: named by that cause', () => {
+      let held = step(initial(['7', '8', '9']), put('9', '009', 'a', 'b'), success).held;
+      held = step(held, put('8', '8', 'n', 'p'), success).held;
+      const judged = step(held, put('7', '007', 'n', 'p'), failure);
+      expect(keys(judged.disagreements)).to.deep.equal([
+        'PUT (new id) | state-change | refused: another user has the same name and profession',
+      ]);
+    });
   });
 
   it('judges the bytes the spec fixes: a declaration before a result (success or failure alike), a line feed after the operations, a body after HEAD', () => {

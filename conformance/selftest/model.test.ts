@@ -539,3 +539,40 @@ describe('the executable model of the spec', () => {
     });
   });
 });
+
+describe('the model: a refused PUT named by its cause (issue 45, the explorer only)', () => {
+  const stateAfter = (ops: Operation[]) => run([{ kind: 'list' }, ...ops]);
+  const refusedPut = (before: State, user: { id: string; name: string; profession: string }) => {
+    const { expected } = apply(before, { kind: 'put', user });
+    const observed = ideal({ ...expected, body: { kind: 'result', word: 'failure' } });
+    const answered = judge(expected, observed, noChoices()).disagreements;
+    const back = { [user.id]: null };
+    return {
+      rules: judgeWrite(before, expected, observed, answered, back).map((d) => signatureKey(d.signature)),
+      explorer: judgeWrite(before, expected, observed, answered, back, { causes: true }).map((d) =>
+        signatureKey(d.signature),
+      ),
+    };
+  };
+
+  it('PUT of an id deleted before, refused: a deleted id kept reserved', () => {
+    const before = stateAfter([
+      { kind: 'put', user: { id: '7', name: 'n', profession: 'p' } },
+      { kind: 'delete', id: '7' },
+    ]);
+    const found = refusedPut(before, { id: '7', name: 'n', profession: 'p' });
+    expect(found.explorer).to.deep.equal(['PUT of a deleted id | result-word | failure']);
+    expect(found.rules).to.deep.equal(['PUT | state-change | does what POST does']);
+  });
+
+  it('PUT of a new id refused while another user has its fields: users told apart by their fields', () => {
+    const before = stateAfter([{ kind: 'put', user: { id: '8', name: 'n', profession: 'p' } }]);
+    expect(refusedPut(before, { id: '7', name: 'n', profession: 'p' }).explorer).to.deep.equal([
+      'PUT (new id) | state-change | refused: another user has the same name and profession',
+    ]);
+    // No cause in sight: what POST does, as before.
+    expect(refusedPut(before, { id: '7', name: 'm', profession: 'p' }).explorer).to.deep.equal([
+      'PUT | state-change | does what POST does',
+    ]);
+  });
+});

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { rng } from '../explore/prng.ts';
 import { signatureKey } from '../model/signature.ts';
 import { parseXml } from '../model/xml.ts';
 import type { Summary } from '../report/summary.ts';
@@ -25,7 +26,8 @@ import { RULES, ruleById, statusOf } from '../rules/index.ts';
 import { freePort, waitUntilAnswering } from '../support/target.ts';
 import { coverage } from '../tools/coverage.ts';
 import { caseOf } from './ahead.ts';
-import { COMPOUNDS, DEFECTS, type Defect, OUTSIDERS, QUICK } from './impl/defects.mjs';
+import { allCombinations, sampleCombinations, unionOf } from './combinations.ts';
+import { COMPOUNDS, DEFECTS, type Defect, OUTSIDERS, QUICK, SINGLES } from './impl/defects.mjs';
 import { BRIEF_EXPLORER, suiteEnv } from './suite-env.ts';
 import { validateSummary } from './summary-schema.ts';
 import { inTier } from './tier.ts';
@@ -378,6 +380,51 @@ describe('conformance suite self-test', () => {
         expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
         caught.push(
           `${name}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
+        );
+      },
+    );
+  }
+
+  // --- Single causes, alone and together (issue 45): each of impl/defects.mjs's SINGLES, and each defect
+  // with its whole-suite report (`whole`), is reported by the hand-written rules as exactly its defects;
+  // any pair or triple of them as exactly the union of theirs; never a rule "could not set up". A seeded
+  // sample of combinations in every run (SELFTEST_PAIRS_SEED, default 45: the same sample on any
+  // machine), one pair in the quick tier; SELFTEST_PAIRS=all runs every pair instead (the longer run).
+  const wholeReports: Record<string, readonly string[]> = Object.fromEntries([
+    // A single cause joins once its report is written down (the others' reports are still being made sound).
+    ...Object.entries(SINGLES).flatMap(([name, single]) =>
+      single.defects.length ? [[name, single.defects] as const] : [],
+    ),
+    ...Object.entries(DEFECTS).flatMap(([name, d]) => (d.whole ? [[name, d.whole] as const] : [])),
+  ]);
+  const pool = Object.keys(wholeReports);
+  const pairsSeed = Number(process.env.SELFTEST_PAIRS_SEED ?? 45);
+  const drawn = rng(pairsSeed);
+  const combinations =
+    process.env.SELFTEST_PAIRS === 'all'
+      ? allCombinations(pool, 2).map((names) => ({ names, quick: false }))
+      : [
+          ...sampleCombinations(pool, 2, 3, drawn.fork('pairs')).map((names, i) => ({
+            names,
+            quick: i === 0,
+          })),
+          ...sampleCombinations(pool, 3, 1, drawn.fork('triples')).map((names) => ({ names, quick: false })),
+        ];
+  const alone =
+    process.env.SELFTEST_PAIRS === 'all' ? [] : pool.map((name) => ({ names: [name], quick: false }));
+  for (const { names } of [...alone, ...combinations].filter((c) => inTier(c.quick))) {
+    const expected = unionOf(names.map((name) => wholeReports[name] ?? []));
+    const label =
+      names.length === 1 ? `single cause ${names[0]}` : `${names.join(' + ')} (seed ${pairsSeed})`;
+    caseOf(
+      `${label}: exactly ${names.length === 1 ? 'its' : 'the union of their'} ${expected.length} defects, 0 could not set up`,
+      () => runSuite({ CONFORMANCE_START_COMMAND: command(names.join(',')) }, ['--grep-invert', 'EXP-']),
+      (run) => {
+        const listed = run.summary.defects.map((d) => signatureKey(d.signature));
+        expect(listed.sort(), `defects of ${names.join(' + ')}\n${run.output}`).to.deep.equal(expected);
+        expect(run.summary.counts.notSetUp, 'could not set up').to.equal(0);
+        caught.push(
+          `${names.join(' + ')}: ${run.summary.counts.failed} rules failed, ${listed.length} defects (${run.seconds.toFixed(1)} s)`,
         );
       },
     );

@@ -8,12 +8,11 @@ import { appPath } from '../model/formats.ts';
 import { ExchangeFailure } from './failures.ts';
 import { type Reply, randomText, show } from './http.ts';
 import { type AppOp, stepApp } from './judged-apps.ts';
-import { setting } from './options.mjs';
 import type { RuleContext } from './rule.ts';
 
 export { ISO_UTC, UUID } from '../model/formats.ts';
-
-export const ASYNC_TIMEOUT_MS = Number(setting('CONFORMANCE_ASYNC_TIMEOUT_MS'));
+/** Read once, where the wait for a worker's removal is (support/removal.ts). */
+export { ASYNC_TIMEOUT_MS } from './removal.ts';
 
 export type Json = Record<string, unknown>;
 

@@ -12,13 +12,13 @@ import {
   named,
   type Observed,
   type Operation,
-  POLL_MS,
   removed,
   removing,
   stepHeld,
 } from '../model/index.ts';
 import type { Api, Reply } from './http.ts';
 import { modelOf, observed } from './judged.ts';
+import { ASYNC_TIMEOUT_MS, served, stillServedText, untilRemoved } from './removal.ts';
 
 /** The model's section B operations. */
 export type AppOp = Extract<
@@ -105,38 +105,29 @@ export function judgeApp(api: Api, op: AppOp, reply: Reply): AppStep {
 const is2xx = (status: number) => status >= 200 && status <= 299;
 
 /**
- * B-6: a worker whose DELETE was accepted is eventually no longer served. It is read until it is not,
- * for at most `timeoutMs` (CONFORMANCE_ASYNC_TIMEOUT_MS), never for a fixed time; still served then is
- * `worker removal | state-change | still served`, as the explorer reports it. Returns the last read.
+ * B-6: a worker whose DELETE was accepted is eventually no longer served. It is read until it is not
+ * (support/removal.ts, the explorer's wait too), for at most `timeoutMs` (CONFORMANCE_ASYNC_TIMEOUT_MS by
+ * default), never for a fixed time; still served then is `worker removal | state-change | still served`,
+ * as the explorer reports it. Returns the last read.
  */
 export async function awaitRemoval(
   api: Api,
   app: string,
   id: string,
-  timeoutMs: number,
+  timeoutMs = ASYNC_TIMEOUT_MS,
 ): Promise<{ reply: Reply; ms: number }> {
   const model = modelOf(api.log);
   const op: AppOp = { kind: 'worker-get', app, id };
-  const began = Date.now();
-  let reply = await sendApp(api, op);
-  while (is2xx(reply.status) && Date.now() - began < timeoutMs) {
-    await new Promise((r) => setTimeout(r, POLL_MS));
-    reply = await sendApp(api, op);
-  }
-  const ms = Date.now() - began;
+  const { last: reply, ms } = await untilRemoved(
+    () => sendApp(api, op),
+    (r) => r.status,
+    timeoutMs,
+  );
   const wasRemoving = removing(model.held(api.baseUrl), app, id);
   judgeApp(api, op, reply);
   if (!wasRemoving) return { reply, ms };
-  if (is2xx(reply.status))
-    model.add(
-      [
-        named(
-          'workerStillServed',
-          `the worker ${id}, whose DELETE was accepted (202), is still served ${ms} ms later (B-6: it is eventually no longer served; CONFORMANCE_ASYNC_TIMEOUT_MS sets how long the suite waits)`,
-        ),
-      ],
-      reply,
-    );
+  if (served(reply.status))
+    model.add([named('workerStillServed', stillServedText(id, ms, 'the suite'))], reply);
   else {
     // Seen carried out: the model no longer holds the worker.
     model.keep(api.baseUrl, removed(model.held(api.baseUrl), app, id));

@@ -5,12 +5,10 @@
 // CONFORMANCE_EXPLORE_SEED=N sends the same operations again. CONFORMANCE_EXPLORE_STOP_AT_FIRST=1 ends
 // a rule at its first defect (off by default: a run reports every defect its time reaches).
 
-import type { Defect } from '../explore/defect.ts';
+import { type Defect, evidenceOf } from '../explore/defect.ts';
 import { type ExploreResult, explore } from '../explore/explore.ts';
 import { newSeed } from '../explore/prng.ts';
 import { text } from '../explore/render.ts';
-import { signatureKey } from '../model/signature.ts';
-import type { Evidence } from '../report/defects.ts';
 import { setting } from '../support/options.mjs';
 import { type RuleContext, rule, test } from '../support/rule.ts';
 import { resolvedTarget, startFreshInstance } from '../support/target.ts';
@@ -70,24 +68,7 @@ async function attach(d: Defect): Promise<void> {
     }),
   });
   // The evidence goes into the suite's own report too (summary.json's defect, summary.md, index.html).
-  const evidence: Evidence = {
-    signature: signatureKey(d.signature),
-    expected: d.expected,
-    history: d.exchanges.map(({ n, client, method, url, body, status, answer, call, ret }) => ({
-      n,
-      ...(client === undefined ? {} : { client }),
-      method,
-      url,
-      ...(body === undefined ? {} : { body }),
-      ...(status === undefined ? {} : { status }),
-      ...(answer === undefined ? {} : { answer }),
-      call,
-      ret,
-    })),
-    script: d.script,
-    ...(d.svg ? { svg: d.svg } : {}),
-  };
-  info.annotations.push({ type: 'evidence', description: JSON.stringify(evidence) });
+  info.annotations.push({ type: 'evidence', description: JSON.stringify(evidenceOf(d)) });
   await info.attach(`${d.id}.sh`, { body: d.script, contentType: 'text/x-shellscript' });
   if (d.svg) await info.attach(`${d.id}.svg`, { body: d.svg, contentType: 'image/svg+xml' });
   await info.attach(`${d.id}.json`, { body: JSON.stringify(d, null, 2), contentType: 'application/json' });

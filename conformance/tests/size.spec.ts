@@ -1,32 +1,43 @@
 // Consequences along the size axis (docs/coverage.md): the list holds every user beyond the sizes
 // implementations commonly cap at (1,000 and 10,000), one rule within its time (90 s by default).
-import http from 'node:http';
-import https from 'node:https';
 import { expect } from '@playwright/test';
 import { REQUEST_TIMEOUT_MS } from '../support/exchange.ts';
 import { exited, markUnresponsive, unresponsive } from '../support/health.ts';
 import { type Api, expectOn, type Reply } from '../support/http.ts';
 import { observed } from '../support/judged.ts';
 import { judgeBulk, outcome } from '../support/judged-races.ts';
+import { rawBody, rawExchange, rawStatus, rawTransportFailure } from '../support/raw.ts';
 import { CouldNotFinish, OutOfTimeError, rule, test } from '../support/rule.ts';
 import { transportFailure } from '../support/transport.ts';
 import { givenUser, isolated, readListing, removeUser } from '../support/users.ts';
 
 const STEPS = [1_001, 10_001];
 
+const USERS = '/UserService/users';
+
+/** The bulk's PUT of `id`: its form, and its answer as the rules read one (a Reply). */
+const putForm = (id: number) => `id=${id}&name=size-${id}&profession=p`;
+const putReply = (id: number, status: number, headers: Record<string, string>, body: Buffer): Reply => ({
+  method: 'PUT',
+  path: `${USERS} (id=${id})`,
+  status,
+  headers,
+  body,
+  text: body.toString('utf8'),
+});
+
 /**
  * One PUT of the bulk, through Node's fetch: ten thousand requests through Playwright's request
  * context take several times longer (56 s against 9 s here for the self-test's implementation).
  */
 async function bulkPut(api: Api, id: number): Promise<Reply | 'lost'> {
-  const path = '/UserService/users';
   let response: Response;
   let body: Buffer;
   try {
-    response = await fetch(api.baseUrl + path, {
+    response = await fetch(api.baseUrl + USERS, {
       method: 'PUT',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: `id=${id}&name=size-${id}&profession=p`,
+      body: putForm(id),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     body = Buffer.from(await response.arrayBuffer());
@@ -34,7 +45,7 @@ async function bulkPut(api: Api, id: number): Promise<Reply | 'lost'> {
     // fetch says what happened in the cause: named as Api.send names it (support/transport.ts).
     const cause = (err as { cause?: { name?: string; message?: string; code?: string } }).cause;
     const detail = `${(err as Error).name} ${(err as Error).message} ${cause?.name ?? ''}: ${cause?.message ?? ''} ${cause?.code ?? ''}`;
-    const found = transportFailure(detail, `PUT ${path} (id=${id})`, REQUEST_TIMEOUT_MS);
+    const found = transportFailure(detail, `PUT ${USERS} (id=${id})`, REQUEST_TIMEOUT_MS);
     if (found?.kind === 'no answer' || found?.kind === 'body did not end') {
       markUnresponsive(`${found.text} (in USR-SIZE-01)`);
       throw new CouldNotFinish(found.text);
@@ -51,65 +62,34 @@ async function bulkPut(api: Api, id: number): Promise<Reply | 'lost'> {
     if (found?.kind === 'closed before answering') return 'lost';
     throw found ? new Error(found.text) : err;
   }
-  return {
-    method: 'PUT',
-    path: `${path} (id=${id})`,
-    status: response.status,
-    headers: Object.fromEntries(response.headers),
-    body,
-    text: body.toString('utf8'),
-  };
+  return putReply(id, response.status, Object.fromEntries(response.headers), body);
 }
+
+/** How long the answer on a new connection may stay quiet before what came counts as all of it (support/http.ts rawRequest's). */
+const QUIET_MS = 800;
+
 /**
- * The bulk's PUT sent again on a connection of its own (`Connection: close`, no pool): a new connection
- * cannot be one the implementation closed while idle, so no answer on it is the implementation's doing.
+ * The bulk's PUT sent again on a connection of its own (support/raw.ts: `Connection: close`, no pool): a
+ * new connection cannot be one the implementation closed while idle, so no answer on it is the
+ * implementation's doing. Its answer is read until the implementation closes the connection (or
+ * QUIET_MS pass without a byte), as a raw HEAD is.
  */
-function putOnNewConnection(api: Api, id: number): Promise<Reply> {
-  const path = '/UserService/users';
-  const url = new URL(api.baseUrl + path);
-  const body = `id=${id}&name=size-${id}&profession=p`;
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const request = client.request(
-      url,
-      {
-        method: 'PUT',
-        agent: false,
-        rejectUnauthorized: false,
-        headers: {
-          'Content-Type': 'application/x-www-form-urlencoded',
-          'Content-Length': Buffer.byteLength(body),
-          Connection: 'close',
-        },
-        timeout: REQUEST_TIMEOUT_MS,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          const text = Buffer.concat(chunks);
-          resolve({
-            method: 'PUT',
-            path: `${path} (id=${id})`,
-            status: response.statusCode ?? 0,
-            headers: Object.fromEntries(
-              Object.entries(response.headers).map(([name, value]) => [name, String(value)]),
-            ),
-            body: text,
-            text: text.toString('utf8'),
-          });
-        });
-      },
-    );
-    request.on('timeout', () => request.destroy(new Error(`TimeoutError: timed out`)));
-    request.on('error', (err) => {
-      const found = transportFailure(err, `PUT ${path} (id=${id}) on a new connection`, REQUEST_TIMEOUT_MS);
-      reject(found ? new Error(found.text) : err);
+async function putOnNewConnection(api: Api, id: number): Promise<Reply> {
+  const request = `PUT ${USERS} (id=${id}) on a new connection`;
+  try {
+    const reply = await rawExchange(api.baseUrl, 'PUT', USERS, {
+      quietMs: QUIET_MS,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: putForm(id),
     });
-    request.end(body);
-  });
+    return putReply(id, rawStatus(reply), reply.headers, rawBody(reply));
+  } catch (err) {
+    const found = rawTransportFailure(err, request, REQUEST_TIMEOUT_MS);
+    throw found ? new Error(found.text) : err;
+  }
 }
+
 /** What became of the bulk's PUTs whose connection closed before any answer. */
 interface Lost {
   stored: number;

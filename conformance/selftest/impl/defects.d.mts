@@ -9,6 +9,8 @@ export interface Defect {
   only?: true;
   /** The suite's environment for the run. */
   env?: Readonly<Record<string, string>>;
+  /** What the whole suite (its hand-written rules) reports for it alone: it then joins the pairs and triples of single causes. */
+  whole?: readonly string[];
 }
 export declare const DEFECTS: Readonly<Record<string, Defect>>;
 
