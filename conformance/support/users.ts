@@ -8,7 +8,15 @@
  * (`isolated`).
  */
 import { expect } from '@playwright/test';
-import { apply, judgeHeld, type Operation, type State, sameUser, sharedState } from '../model/index.ts';
+import {
+  apply,
+  type Disagreement,
+  judgeHeld,
+  type Operation,
+  type State,
+  sameUser,
+  sharedState,
+} from '../model/index.ts';
 import { childText, elements, type XmlDocument, type XmlElement } from '../model/xml.ts';
 import { ExchangeFailure } from './failures.ts';
 import {
@@ -176,11 +184,11 @@ const SITUATION: Record<string, Record<'success' | 'failure', Operation>> = {
  * The answer of a write the rule sent itself is the result `outcome`: judged through the model (media
  * type, result word); a disagreement is a finding of the rule (it fails at its end), and the rule goes on.
  */
-export function expectOutcome(reply: Reply, outcome: 'success' | 'failure', api: Api): void {
+export function expectOutcome(reply: Reply, outcome: 'success' | 'failure', api: Api): Disagreement[] {
   const op = SITUATION[reply.method]?.[outcome];
   if (!op) {
     expectOn(reply, resultOf(reply)).toBe(outcome);
-    return;
+    return [];
   }
   // A state in which the write has the situation the rule says: the id exists for a success of POST or
   // DELETE and a failure of PUT.
@@ -192,6 +200,7 @@ export function expectOutcome(reply: Reply, outcome: 'success' | 'failure', api:
   const judged = judgeHeld(model.choices, expected, observed(reply));
   model.choices = judged.choices;
   model.add(judged.disagreements, reply);
+  return judged.disagreements;
 }
 
 export function expectSameUser(actual: User | undefined, expected: NewUser, what: string): void {
