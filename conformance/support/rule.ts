@@ -14,7 +14,7 @@
  * and `failOn` in support/http.ts make such failures), else the last one the rule sent.
  */
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
-import { headBody } from '../model/index.ts';
+import { type Disagreement, headBody, signatureKey } from '../model/index.ts';
 import { ruleById, statusOf } from '../rules/index.ts';
 import type { Exchange } from './exchange.ts';
 import { CouldNotFinish, carriedExchange, RuleSkipped } from './failures.ts';
@@ -63,6 +63,11 @@ export class SetupError extends Error {
     answer: string,
     /** The exchange of the step that did not work, when one answer decided it. */
     readonly exchange?: Exchange,
+    /**
+     * What the model found in the step (support/judged-users.ts): when the rule recorded one of these, a
+     * defect named already stopped it, and the rule is skipped as `could not check: <that finding>`.
+     */
+    readonly findings: readonly Disagreement[] = [],
   ) {
     super(`could not set up: ${step}: ${answer}`);
   }
@@ -192,6 +197,14 @@ export function rule(
         if (recordsOnly) {
           for (const f of findings) observe(`disagrees with the spec: ${f.message}`);
           return found;
+        }
+        // A set-up step stopped by a defect the rule recorded on the way (a user it cannot create): the
+        // rule could not check what it is about, and names that defect; the rules about it fail by it.
+        if (found?.error instanceof SetupError) {
+          const keys = new Set(found.error.findings.map((d) => signatureKey(d.signature)));
+          const cause = findings.filter((f) => keys.has(signatureKey(f.signature)));
+          if (cause.length)
+            return { error: new RuleSkipped(`could not check: ${cause.map((f) => f.message).join('; ')}`) };
         }
         const failing = findings.filter((f) => f.level === 'MUST' || def.level === 'SHOULD');
         // A set-up step stopped by a service whose every request fails: the rule fails because of that

@@ -2,7 +2,7 @@
 import { expect } from '@playwright/test';
 import { type Reply, resultOf, show } from '../support/http.ts';
 import { rule, test } from '../support/rule.ts';
-import { expectStored, givenUpdatedUser, newUser, ownId } from '../support/users.ts';
+import { expectStored, givenUpdatedUser, givenUser, newUser, ownId } from '../support/users.ts';
 
 /** The result of a write, or its status when it answered none (a refusal). */
 const outcomeOf = (reply: Reply): string => {
@@ -54,6 +54,8 @@ const PATTERN = ['a', 'é', '山', '😀'];
 
 test(
   ...rule('USR-EXACT-02', async (ctx) => {
+    // A user of its own first: a PUT that never stores is that defect, not one of these lengths.
+    await givenUser(ctx);
     let longest = 0;
     const refused: number[] = [];
     for (const length of LENGTHS) {
