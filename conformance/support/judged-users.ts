@@ -365,3 +365,34 @@ export async function observeUser(api: Api, id: number | string): Promise<Reply>
   model.setState(api.baseUrl, observeUsers(model.state(api.baseUrl), { [key]: user }));
   return reply;
 }
+
+/**
+ * A write the rule sent itself (a race, a text of its own) answered success, and its user does not carry
+ * what it sent: when another user of the list now carries that name and profession (the write's own
+ * text), the write changed that user instead, which is the finding (named as touchedFirst says), not the
+ * rule's symptom. True when so.
+ */
+export async function changedAnother(
+  api: Api,
+  sent: { id: number | string; name: string; profession: string },
+  reply: Reply,
+): Promise<boolean> {
+  const list = await api.get('/UserService/users');
+  const seen = observed(list);
+  if (list.status < 200 || list.status > 299 || seen.body.kind !== 'users') return false;
+  const own = canonicalId(sent.id);
+  const others = seen.body.users.filter(
+    (u) => u.id !== own && u.name === sent.name && u.profession === sent.profession,
+  );
+  if (!others.length) return false;
+  modelOf(api.log).add(
+    [
+      named(
+        touchedFirst(seen.body.users, others),
+        `${reply.method} of user ${own} answered success and changed another user instead: ${others.map((u) => `user ${u.id} changed`).join(', ')}`,
+      ),
+    ],
+    reply,
+  );
+  return true;
+}
