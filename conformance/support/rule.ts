@@ -65,7 +65,7 @@ export class SetupError extends Error {
     readonly exchange?: Exchange,
     /**
      * What the model found in the step (support/judged-users.ts): when the rule recorded one of these, a
-     * defect named already stopped it, and the rule is skipped as `could not check: <that finding>`.
+     * defect stopped it, and the rule reports `could not check: <that finding>` (rule.ts judged).
      */
     readonly findings: readonly Disagreement[] = [],
   ) {
@@ -198,15 +198,18 @@ export function rule(
           for (const f of findings) observe(`disagrees with the spec: ${f.message}`);
           return found;
         }
+        const failing = findings.filter((f) => f.level === 'MUST' || def.level === 'SHOULD');
         // A set-up step stopped by a defect the rule recorded on the way (a user it cannot create): the
-        // rule could not check what it is about, and names that defect; the rules about it fail by it.
+        // rule could not check what it is about, and says by which defect. It fails by that defect when
+        // the defect is of its level (run alone, the rule still reports it), else it is skipped.
         if (found?.error instanceof SetupError) {
           const keys = new Set(found.error.findings.map((d) => signatureKey(d.signature)));
           const cause = findings.filter((f) => keys.has(signatureKey(f.signature)));
-          if (cause.length)
-            return { error: new RuleSkipped(`could not check: ${cause.map((f) => f.message).join('; ')}`) };
+          const because = `could not check: ${cause.map((f) => f.message).join('; ')}`;
+          const decisive = cause.filter((f) => failing.includes(f));
+          if (decisive.length) return { error: new Error(because), decidedBy: decisive[0]?.exchange };
+          if (cause.length) return { error: new RuleSkipped(because) };
         }
-        const failing = findings.filter((f) => f.level === 'MUST' || def.level === 'SHOULD');
         // A set-up step stopped by a service whose every request fails: the rule fails because of that
         // defect (any other state the spec's operations cannot reach stays "could not set up").
         if (failing.some((f) => f.signature.aspect === 'corrupted') && found?.error instanceof SetupError)

@@ -182,7 +182,6 @@ export const DEFECTS = {
   'put-500': {
     wrong: 'every PUT answers 500 (the user a rule needs cannot be created)',
     caughtBy: ['USR-DEL-01'],
-    reported: 'could not set up',
   },
   'partial-user-kept': {
     wrong:
