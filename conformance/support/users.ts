@@ -8,15 +8,7 @@
  * (`isolated`).
  */
 import { expect } from '@playwright/test';
-import {
-  apply,
-  type Disagreement,
-  judgeHeld,
-  type Operation,
-  type State,
-  sameUser,
-  sharedState,
-} from '../model/index.ts';
+import { apply, judgeHeld, type Operation, type State, sameUser, sharedState } from '../model/index.ts';
 import { childText, elements, type XmlDocument, type XmlElement } from '../model/xml.ts';
 import { ExchangeFailure } from './failures.ts';
 import {
@@ -185,11 +177,11 @@ const SITUATION: Record<string, Record<'success' | 'failure', Operation>> = {
  * The answer of a write the rule sent itself is the result `outcome`: judged through the model (media
  * type, result word); a disagreement is a finding of the rule (it fails at its end), and the rule goes on.
  */
-export function expectOutcome(reply: Reply, outcome: 'success' | 'failure', api: Api): Disagreement[] {
+export function expectOutcome(reply: Reply, outcome: 'success' | 'failure', api: Api): void {
   const op = SITUATION[reply.method]?.[outcome];
   if (!op) {
     expectOn(reply, resultOf(reply)).toBe(outcome);
-    return [];
+    return;
   }
   // A state in which the write has the situation the rule says: the id exists for a success of POST or
   // DELETE and a failure of PUT.
@@ -201,7 +193,6 @@ export function expectOutcome(reply: Reply, outcome: 'success' | 'failure', api:
   const judged = judgeHeld(model.choices, expected, observed(reply));
   model.choices = judged.choices;
   model.add(judged.disagreements, reply);
-  return judged.disagreements;
 }
 
 export function expectSameUser(actual: User | undefined, expected: NewUser, what: string): void {
