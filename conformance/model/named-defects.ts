@@ -55,6 +55,14 @@ export const NAMED_DEFECTS = {
     },
     title: 'PUT of a new id is refused when another user has the same name and profession',
   },
+  /**
+   * A write that changed or removed the first user of the list, not the one it addresses (an equality
+   * that always holds: the first user matches any id). A case of otherRecordTouched, named by its cause.
+   */
+  firstUserTouched: {
+    signature: { operation: 'write', aspect: 'other-record-touched', seen: 'the first user of the list' },
+    title: 'writes act on the first user of the list, not on the one they address',
+  },
   /** B-6: a worker whose DELETE was accepted (202) still served when the wait is over. */
   workerStillServed: {
     signature: { operation: 'worker removal', aspect: 'state-change', seen: 'still served' },

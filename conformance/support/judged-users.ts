@@ -232,16 +232,21 @@ export async function step(api: Api, op: Operation, options: { form?: string } =
   }
   const { back, listed } = await readBack(api, model, expected.touches);
   let found = judgeWrite(before, expected, seen, judged.disagreements, back);
-  const touched = snapshot && listed ? othersTouched(snapshot, listed, op, before) : [];
+  const touched = snapshot && listed ? othersTouched(snapshot, listed, op) : [];
   if (touched.length && found.some(explainedByAnotherRecord)) {
     found = [
       ...found.filter((d) => !explainedByAnotherRecord(d)),
       named(
-        'otherRecordTouched',
-        `${expected.situation} ${word === undefined ? `answered ${reply.status}` : `answered ${word}`}, and changed another user instead: ${touched.join(', ')}`,
+        touchedFirst(snapshot, touched),
+        `${expected.situation} ${word === undefined ? `answered ${reply.status}` : `answered ${word}`}, and changed another user instead: ${touched.map((t) => t.text).join(', ')}`,
       ),
     ];
   } else found = await confirmLost(api, model, before, op, found, back);
+  // The user changed instead is the first of the list: whichever judgement saw it, that is the cause.
+  if (touchedFirst(snapshot, touched) === 'firstUserTouched')
+    found = found.map((d) =>
+      d.signature.aspect === 'other-record-touched' ? named('firstUserTouched', d.message) : d,
+    );
   // A word outside the spec's two, on a write whose change is as the model expects: it means that word.
   if (
     word !== undefined &&
@@ -353,8 +358,7 @@ function othersTouched(
   before: readonly SeenUser[],
   after: readonly SeenUser[],
   op: Operation,
-  state: State,
-): string[] {
+): Array<{ id: string; text: string }> {
   if (op.kind === 'post') {
     const own = canonicalId(op.user.id);
     return after
@@ -366,15 +370,29 @@ function othersTouched(
             before.find((b) => b.id === u.id),
           ),
       )
-      .map((u) => `user ${u.id} changed`);
+      .map((u) => ({ id: u.id, text: `user ${u.id} changed` }));
   }
   if (op.kind !== 'delete') return [];
-  // Only users the rule knows: on a shared target other clients remove theirs at any time.
+  // Any user of the list before, the rule's or not (the first of the list, say): the caller asks only
+  // when the DELETE's own effect or word is wrong, which another user's removal in that moment explains.
+  // (Other clients of a shared target remove theirs at any time: the rule's own users are the stronger evidence.)
   const own = canonicalId(op.id);
   return before
-    .filter((u) => u.id !== own && u.id in state.users && !after.some((a) => a.id === u.id))
-    .map((u) => `user ${u.id} removed`);
+    .filter((u) => u.id !== own && !after.some((a) => a.id === u.id))
+    .map((u) => ({ id: u.id, text: `user ${u.id} removed` }));
 }
+
+/**
+ * The defect another user's change names: the first user of the list (`firstUserTouched`) when that is
+ * the one user changed, else `otherRecordTouched`.
+ */
+const touchedFirst = (
+  list: readonly SeenUser[] | undefined,
+  touched: ReadonlyArray<{ id: string }>,
+): 'firstUserTouched' | 'otherRecordTouched' =>
+  touched.length === 1 && list?.[0] && touched[0]?.id === list[0].id
+    ? 'firstUserTouched'
+    : 'otherRecordTouched';
 
 /** A finding another user's change explains: the write's own effect missing, or its word saying so. */
 const explainedByAnotherRecord = (d: Disagreement): boolean =>
@@ -401,4 +419,35 @@ export async function observeUser(api: Api, id: number | string): Promise<Reply>
     reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user' ? seen.body.user : null;
   model.setState(api.baseUrl, observeUsers(model.state(api.baseUrl), { [key]: user }));
   return reply;
+}
+
+/**
+ * A write the rule sent itself (a race, a text of its own) answered success, and its user does not carry
+ * what it sent: when another user of the list now carries that name and profession (the write's own
+ * text), the write changed that user instead, which is the finding (named as touchedFirst says), not the
+ * rule's symptom. True when so.
+ */
+export async function changedAnother(
+  api: Api,
+  sent: { id: number | string; name: string; profession: string },
+  reply: Reply,
+): Promise<boolean> {
+  const list = await api.get('/UserService/users');
+  const seen = observed(list);
+  if (list.status < 200 || list.status > 299 || seen.body.kind !== 'users') return false;
+  const own = canonicalId(sent.id);
+  const others = seen.body.users.filter(
+    (u) => u.id !== own && u.name === sent.name && u.profession === sent.profession,
+  );
+  if (!others.length) return false;
+  modelOf(api.log).add(
+    [
+      named(
+        touchedFirst(seen.body.users, others),
+        `${reply.method} of user ${own} answered success and changed another user instead: ${others.map((u) => `user ${u.id} changed`).join(', ')}`,
+      ),
+    ],
+    reply,
+  );
+  return true;
 }

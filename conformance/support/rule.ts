@@ -14,7 +14,7 @@
  * and `failOn` in support/http.ts make such failures), else the last one the rule sent.
  */
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
-import { headBody } from '../model/index.ts';
+import { type Disagreement, headBody, signatureKey } from '../model/index.ts';
 import { ruleById, statusOf } from '../rules/index.ts';
 import type { Exchange } from './exchange.ts';
 import { CouldNotFinish, carriedExchange, RuleSkipped } from './failures.ts';
@@ -65,6 +65,11 @@ export class SetupError extends Error {
     answer: string,
     /** The exchange of the step that did not work, when one answer decided it. */
     readonly exchange?: Exchange,
+    /**
+     * What the model found in the step (support/judged-users.ts): when the rule recorded one of these, a
+     * defect stopped it, and the rule reports `could not check: <that finding>` (rule.ts judged).
+     */
+    readonly findings: readonly Disagreement[] = [],
   ) {
     super(`could not set up: ${step}: ${answer}`);
   }
@@ -196,6 +201,17 @@ export function rule(
           return found;
         }
         const failing = findings.filter((f) => f.level === 'MUST' || def.level === 'SHOULD');
+        // A set-up step stopped by a defect the rule recorded on the way (a user it cannot create): the
+        // rule could not check what it is about, and says by which defect. It fails by that defect when
+        // the defect is of its level (run alone, the rule still reports it), else it is skipped.
+        if (found?.error instanceof SetupError) {
+          const keys = new Set(found.error.findings.map((d) => signatureKey(d.signature)));
+          const cause = findings.filter((f) => keys.has(signatureKey(f.signature)));
+          const because = `could not check: ${cause.map((f) => f.message).join('; ')}`;
+          const decisive = cause.filter((f) => failing.includes(f));
+          if (decisive.length) return { error: new Error(because), decidedBy: decisive[0]?.exchange };
+          if (cause.length) return { error: new RuleSkipped(because) };
+        }
         // A set-up step stopped by a service whose every request fails: the rule fails because of that
         // defect (any other state the spec's operations cannot reach stays "could not set up").
         if (failing.some((f) => f.signature.aspect === 'corrupted') && found?.error instanceof SetupError)

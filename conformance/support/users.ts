@@ -94,6 +94,7 @@ export async function givenUser(
       `PUT of user ${user.id}`,
       `${outcome}; POST did not store it either`,
       reply.exchange,
+      steps.flatMap((s) => s.found),
     );
   }
   return user;
