@@ -305,11 +305,11 @@ export const COMPOUNDS = {
 export const SINGLES = {
   'create-answers-failure': {
     wrong: 'PUT of a new id stores the user but answers the failure result',
-    defects: [],
+    defects: ['PUT (new id) | result-word | failure'],
   },
   'put-success-not-stored': {
     wrong: 'PUT of a new id answers the success result but stores nothing',
-    defects: [],
+    defects: ['PUT (new id) | state-change | not stored'],
   },
   'get-serves-first-user': {
     wrong: 'GET by id of an existing id serves the first user of the list',
@@ -325,7 +325,7 @@ export const SINGLES = {
   },
   'first-user-equality': {
     wrong: 'an equality that is always true: POST and DELETE act on the first user of the list',
-    defects: [],
+    defects: ['write | other-record-touched | the first user of the list'],
   },
 };
 
