@@ -26,8 +26,10 @@ export function sampleCombinations(
   size: number,
   count: number,
   random: Rng,
+  /** The combinations that may be drawn (all by default). */
+  keep: (combination: readonly string[]) => boolean = () => true,
 ): string[][] {
-  const all = allCombinations(names, size);
+  const all = allCombinations(names, size).filter(keep);
   const chosen: string[][] = [];
   const wanted = Math.min(count, all.length);
   while (chosen.length < wanted) {

@@ -27,7 +27,15 @@ import { freePort, waitUntilAnswering } from '../support/target.ts';
 import { coverage } from '../tools/coverage.ts';
 import { caseOf } from './ahead.ts';
 import { allCombinations, sampleCombinations, unionOf } from './combinations.ts';
-import { COMPOUNDS, DEFECTS, type Defect, OUTSIDERS, QUICK, SINGLES } from './impl/defects.mjs';
+import {
+  COMPOUNDS,
+  DEFECTS,
+  type Defect,
+  NOT_YET_UNION,
+  OUTSIDERS,
+  QUICK,
+  SINGLES,
+} from './impl/defects.mjs';
 import { BRIEF_EXPLORER, suiteEnv } from './suite-env.ts';
 import { validateSummary } from './summary-schema.ts';
 import { inTier } from './tier.ts';
@@ -402,15 +410,20 @@ describe('conformance suite self-test', () => {
   const pool = Object.keys(wholeReports);
   const pairsSeed = Number(process.env.SELFTEST_PAIRS_SEED ?? 45);
   const drawn = rng(pairsSeed);
+  const drawable = (c: readonly string[]) =>
+    !NOT_YET_UNION.some((known) => known.every((n) => c.includes(n)));
   const combinations =
     process.env.SELFTEST_PAIRS === 'all'
       ? allCombinations(pool, 2).map((names) => ({ names, quick: false }))
       : [
-          ...sampleCombinations(pool, 2, 3, drawn.fork('pairs')).map((names, i) => ({
+          ...sampleCombinations(pool, 2, 3, drawn.fork('pairs'), drawable).map((names, i) => ({
             names,
             quick: i === 0,
           })),
-          ...sampleCombinations(pool, 3, 1, drawn.fork('triples')).map((names) => ({ names, quick: false })),
+          ...sampleCombinations(pool, 3, 1, drawn.fork('triples'), drawable).map((names) => ({
+            names,
+            quick: false,
+          })),
         ];
   const alone =
     process.env.SELFTEST_PAIRS === 'all' ? [] : pool.map((name) => ({ names: [name], quick: false }));

@@ -330,6 +330,14 @@ export const SINGLES = {
 };
 
 /**
+ * Single causes that, together, are not yet reported as the union of their single reports (issue 45, open):
+ * the seeded sample leaves out every combination holding one of these; SELFTEST_PAIRS=all runs them too.
+ * - POST that creates beside PUT that stores nothing: the rules' set-up falls back to POST, which
+ *   creates, and the report adds `POST (unknown id) | result-word | success` and a lost update.
+ */
+export const NOT_YET_UNION = [['post-creates', 'put-success-not-stored']];
+
+/**
  * Implementations written elsewhere: in Python, from docs/SPEC.md alone, by someone who did not read the
  * suite (impl/python/README.md), three defects each. The report must list exactly `defects`; with
  * `--no-defects` the implementation conforms.
