@@ -9,11 +9,11 @@ import {
   type Expected,
   judgeRestart,
   judgeWrite,
+  listShows,
   named,
   observeUsers,
   type ReadBack,
   type SeenUser,
-  sameUser,
 } from '../model/index.ts';
 import { ASYNC_TIMEOUT_MS, served, stillServedText, untilRemoved, type Waited } from '../support/removal.ts';
 import { now, send, type TimedExchange } from './client.ts';
@@ -278,13 +278,7 @@ export async function readBackChecked(
   if (listed.body.kind !== 'users') return { back };
   const users = listed.body.users;
   if (written in back) {
-    const got = back[written] ?? null;
-    const inList = users.filter((u) => u.id === written);
-    const agree = got
-      ? inList.length === 1 &&
-        sameUser({ id: written, name: got.name, profession: got.profession }, inList[0])
-      : inList.length === 0;
-    if (!agree) delete back[written];
+    if (!listShows(users, written, back[written] ?? null)) delete back[written];
   }
   if (all) {
     const byId = new Map(users.map((u) => [u.id, u]));

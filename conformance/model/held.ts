@@ -21,7 +21,7 @@ import { type Choices, noChoices } from './choices.ts';
 import { adopt, refusalCause } from './effects.ts';
 import { createdId } from './formats.ts';
 import { judge, judgeBytes } from './judge.ts';
-import type { Observed } from './observe.ts';
+import { is2xx, type Observed } from './observe.ts';
 import type { Operation } from './operations.ts';
 import { type Disagreement, disagreement } from './signature.ts';
 import { initialState, type State, sharedState } from './state.ts';
@@ -117,7 +117,6 @@ export interface StepOptions {
 }
 
 const isApp = (op: Operation) => op.kind.startsWith('domain-') || op.kind.startsWith('worker-');
-const is2xx = (status: number) => status >= 200 && status <= 299;
 
 /** The ids learned after a create was answered `seen` (unchanged for any other operation). */
 export function learnCreated(created: Created, op: Operation, seen: Observed): Created {

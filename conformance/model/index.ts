@@ -36,16 +36,19 @@ export { headBody, judge, judgeBytes, OPERATIONS_BYTES, RESULT_BYTES, unreadable
 export { type DefectName, moreThanOneSuccess, NAMED_DEFECTS, named } from './named-defects.ts';
 export {
   type Answer,
+  is2xx,
   type Observed,
   observe,
   observed,
   type RawAnswer,
   type SeenBody,
   type SeenUser,
+  servedUser,
+  servedUsers,
   validUtf8,
 } from './observe.ts';
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
-export { type Liar, lyingReaders, type Reader, type ReaderAnswers } from './readers.ts';
+export { type Liar, listShows, lyingReaders, type Reader, type ReaderAnswers } from './readers.ts';
 export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';
 export {
   canonicalId,

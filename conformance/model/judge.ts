@@ -7,7 +7,7 @@ import type { Expected } from './answers.ts';
 import { type Choices, holdStatus } from './choices.ts';
 import { ISO_UTC, UUID } from './formats.ts';
 import { named } from './named-defects.ts';
-import type { Observed, SeenBody, SeenUser } from './observe.ts';
+import { is2xx, type Observed, type SeenBody, type SeenUser } from './observe.ts';
 import { type Disagreement, disagreement } from './signature.ts';
 import { DEFAULT_USER_ID, type ModelUser } from './state.ts';
 import { DEFAULT_BACK, incompleteUser, sameUser, showUser } from './users.ts';
@@ -26,7 +26,6 @@ export const OPERATIONS_BYTES = `<operations>${OPERATIONS}</operations>`;
 const listOf = (seen: SeenBody): string | undefined =>
   seen.kind === 'operations' ? seen.text.replace(/\s*,\s*/g, ', ') : undefined;
 const DOMAIN_FIELDS = ['id', 'hostname', 'created_at', 'updated_at'] as const;
-const is2xx = (status: number) => status >= 200 && status <= 299;
 
 const showStatus = (o: Observed) =>
   `${o.status}${o.mediaType ? ` [${o.mediaType}]` : ''}${o.body.kind === 'empty' ? ' with an empty body' : ''}`;

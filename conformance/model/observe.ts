@@ -35,6 +35,17 @@ export interface Observed {
   text: string;
 }
 
+/** A 2xx status: the answer serves what was asked. */
+export const is2xx = (status: number): boolean => status >= 200 && status <= 299;
+
+/** The user a 2xx answer serves, else undefined. */
+export const servedUser = (o: Observed): SeenUser | undefined =>
+  is2xx(o.status) && o.body.kind === 'user' ? o.body.user : undefined;
+
+/** The users a 2xx list answer serves, else undefined (not a list, or not readable). */
+export const servedUsers = (o: Observed): SeenUser[] | undefined =>
+  is2xx(o.status) && o.body.kind === 'users' ? o.body.users : undefined;
+
 export interface RawAnswer {
   status: number;
   headers: Record<string, string>;

@@ -11,7 +11,7 @@
  * before.
  */
 import { type DefectName, named } from './named-defects.ts';
-import type { SeenUser } from './observe.ts';
+import { is2xx, type SeenUser } from './observe.ts';
 import type { Disagreement } from './signature.ts';
 import type { ModelUser } from './state.ts';
 import { sameUser, showUser } from './users.ts';
@@ -38,7 +38,18 @@ export interface Liar {
   found: Disagreement;
 }
 
-const is2xx = (status: number) => status >= 200 && status <= 299;
+/**
+ * Whether the list shows the user `id` as `user` (once, with those fields), or, for null, not at all: the
+ * one cross-check of GET by id against the list (the rules' read-back, the explorer's, this check).
+ */
+export function listShows(
+  listed: readonly SeenUser[],
+  id: string,
+  user: { name?: string; profession?: string } | null,
+): boolean {
+  const inList = listed.filter((u) => u.id === id);
+  return user ? inList.length === 1 && sameUser({ ...user, id }, inList[0]) : inList.length === 0;
+}
 
 /** Whether `seen` is what the model expects of `id`: that user, or nothing. */
 const agrees = (want: ModelUser | null, seen: SeenUser | null | undefined): boolean =>
@@ -61,7 +72,7 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
   if (!listed) return out;
   for (const [id, want] of Object.entries(expected)) {
     const inList = listed.filter((u) => u.id === id);
-    const listAgrees = inList.length === (want ? 1 : 0) && (!want || agrees(want, inList[0]));
+    const listAgrees = listShows(listed, id, want);
     const served = byId[id];
     if (served === undefined) continue;
     const byIdAgrees = agrees(want, served);

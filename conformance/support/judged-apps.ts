@@ -9,6 +9,7 @@ import {
   createdId,
   type Disagreement,
   type Held,
+  is2xx,
   named,
   type Observed,
   type Operation,
@@ -101,8 +102,6 @@ export function judgeApp(api: Api, op: AppOp, reply: Reply): AppStep {
     ...(id === undefined || !is2xx(reply.status) ? {} : { id }),
   };
 }
-
-const is2xx = (status: number) => status >= 200 && status <= 299;
 
 /**
  * B-6: a worker whose DELETE was accepted is eventually no longer served. It is read until it is not

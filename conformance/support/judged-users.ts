@@ -14,6 +14,7 @@ import {
   disagreement,
   judgeRestart,
   judgeWrite,
+  listShows,
   named,
   type Observed,
   type Operation,
@@ -22,6 +23,7 @@ import {
   type SeenUser,
   type State,
   sameUser,
+  servedUser,
   showUser,
   stepHeld,
 } from '../model/index.ts';
@@ -81,8 +83,7 @@ async function readBack(
       model.add([unreadable('GET by id', seen.body.problem)], reply);
       continue;
     }
-    const user =
-      reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user' ? seen.body.user : undefined;
+    const user = servedUser(seen);
     byId[id] = user && user.id === id ? user : null;
   }
   if (listLies) {
@@ -103,10 +104,7 @@ async function readBack(
     const got = byId[id] ?? null;
     out[id] = got;
     if (!readable) continue;
-    if (
-      got &&
-      (inList.length !== 1 || !sameUser({ id, name: got.name, profession: got.profession }, inList[0]))
-    )
+    if (got && !listShows(listed, id, got))
       model.add(
         [
           disagreement(
@@ -155,10 +153,7 @@ const SHOWN_STATE = new Set<string>(['state-change', 'default-user', 'other-reco
 
 /** The user GET by id serves with that id, else null. */
 async function servedById(api: Api, id: string): Promise<SeenUser | null> {
-  const reply = await api.get(`/UserService/users/${id}`);
-  const seen = observed(reply);
-  const user =
-    reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user' ? seen.body.user : undefined;
+  const user = servedUser(observed(await api.get(`/UserService/users/${id}`)));
   return user && user.id === id ? user : null;
 }
 

@@ -10,7 +10,16 @@
  * `could not check: <defect>` (support/rule.ts), not as a failure of its own.
  */
 import type { APIRequestContext } from '@playwright/test';
-import { type Liar, lyingReaders, NAMED_DEFECTS, type Reader, type SeenUser } from '../model/index.ts';
+import {
+  is2xx,
+  type Liar,
+  lyingReaders,
+  NAMED_DEFECTS,
+  type Reader,
+  type SeenUser,
+  servedUser,
+  servedUsers,
+} from '../model/index.ts';
 import { COULD_NOT_CHECK } from '../report/summary.ts';
 import type { Exchange } from './exchange.ts';
 import { Api, type Reply, randomId, randomText } from './http.ts';
@@ -83,18 +92,13 @@ async function runCheck(request: APIRequestContext): Promise<Array<Liar & { repl
         const seen = observed(reply);
         byIdReplies[String(user.id)] = reply;
         // Only an answer the model reads as a user, or no user, says what GET by id serves.
-        if (reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user')
-          byId[String(user.id)] = seen.body.user;
-        else if (reply.status < 200 || reply.status > 299 || seen.body.kind === 'empty')
-          byId[String(user.id)] = null;
+        const served = servedUser(seen);
+        if (served) byId[String(user.id)] = served;
+        else if (!is2xx(reply.status) || seen.body.kind === 'empty') byId[String(user.id)] = null;
       }
       const list = await api.get('/UserService/users');
       const head = await api.send('HEAD', '/UserService/users');
-      const listSeen = observed(list);
-      const listed =
-        list.status >= 200 && list.status <= 299 && listSeen.body.kind === 'users'
-          ? listSeen.body.users
-          : undefined;
+      const listed = servedUsers(observed(list));
       const found = lyingReaders({
         expected: {
           [String(kept.id)]: { id: String(kept.id), name: kept.name, profession: kept.profession },
@@ -105,15 +109,12 @@ async function runCheck(request: APIRequestContext): Promise<Array<Liar & { repl
         listStatus: list.status,
         headStatus: head.status,
       });
-      return found.map((liar) => ({
-        ...liar,
-        reply:
-          liar.reader === 'HEAD list'
-            ? head
-            : liar.reader === 'GET list'
-              ? list
-              : (byIdReplies[String(kept.id)] as Reply),
-      }));
+      const shownBy: Record<Reader, Reply> = {
+        'HEAD list': head,
+        'GET list': list,
+        'GET by id': byIdReplies[String(kept.id)] as Reply,
+      };
+      return found.map((liar) => ({ ...liar, reply: shownBy[liar.reader] }));
     } finally {
       if (!instance) for (const user of users) await api.del(user.id).catch(() => undefined);
     }

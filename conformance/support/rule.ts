@@ -15,6 +15,7 @@
  */
 import { type APIRequestContext, request as playwrightRequest, type TestInfo, test } from '@playwright/test';
 import { type Disagreement, headBody, signatureKey } from '../model/index.ts';
+import { COULD_NOT_CHECK } from '../report/summary.ts';
 import { ruleById, statusOf } from '../rules/index.ts';
 import type { Exchange } from './exchange.ts';
 import { CouldNotFinish, carriedExchange, RuleSkipped } from './failures.ts';
@@ -207,7 +208,7 @@ export function rule(
         if (found?.error instanceof SetupError) {
           const keys = new Set(found.error.findings.map((d) => signatureKey(d.signature)));
           const cause = findings.filter((f) => keys.has(signatureKey(f.signature)));
-          const because = `could not check: ${cause.map((f) => f.message).join('; ')}`;
+          const because = `${COULD_NOT_CHECK}${cause.map((f) => f.message).join('; ')}`;
           const decisive = cause.filter((f) => failing.includes(f));
           if (decisive.length) return { error: new Error(because), decidedBy: decisive[0]?.exchange };
           if (cause.length) return { error: new RuleSkipped(because) };
