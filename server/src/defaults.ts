@@ -57,7 +57,7 @@ export const DEFAULTS = {
   /** How long a list waits for the same document being built by another list before it reads its own. */
   listBuildWaitMs: 1_000,
   /** Users per step of the id index build: small, so that no step holds Redis long (measured: docs/listing.md). */
-  indexStep: 100,
+  indexStep: 50,
 
   // Worker removal runner (apps/workers/removal.ts)
   /** A pending job is taken over once idle for the grace period plus this. */
