@@ -23,7 +23,9 @@ import {
   ROUND_SLOTS,
   type RoundVerdict,
   runRound,
+  SERVER_ERROR,
   SUCCESS_RESULT,
+  serverErrorIn,
 } from './concurrent.ts';
 import { type Defect, shown, titleOf } from './defect.ts';
 import { diagnose } from './diagnose.ts';
@@ -381,11 +383,11 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       if (verdict.ok || !verdict.failure) continue;
       const foundAfterMs = now() - conStart;
       needFresh = true;
-      // A service that now fails even a read of the list is corrupted for good by the round.
+      // A service that now fails every read of the list, over a few seconds, is corrupted for good by the round.
       const failing = await listFailsForGood(current);
       if (failing) {
         verdict.failure.signature = CORRUPTED;
-        verdict.failure.message = `after the round, GET list answers ${failing}: ${verdict.failure.message}`;
+        verdict.failure.message = `after the round, GET list answered ${failing} (${CORRUPTION_READS} reads over ${CORRUPTION_SPAN_MS / 1000} s, all failing): ${verdict.failure.message}`;
       }
       // A failure that the same operations show one after the other is not a race: it is reported (or
       // set aside) as the sequential defect it is, shrunk like one.
@@ -396,6 +398,13 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       if (sequential && !sequential.signature) {
         stats.setAside++;
         continue;
+      }
+      // A 5xx in the witness that the operations in turn do not give, the service serving again after the
+      // round: a server error under concurrent writes (not a lost update, not a corruption for good).
+      const serverError = failing ? undefined : serverErrorIn(verdict.failure.witness);
+      if (!sequential && serverError?.output) {
+        verdict.failure.signature = SERVER_ERROR;
+        verdict.failure.message = `${serverError.exchange.request.method} ${serverError.exchange.request.path} answered ${serverError.output.status} among concurrent writes; after the round, GET list is served again: ${verdict.failure.message}`;
       }
       const signature = sequential?.signature ?? verdict.failure.signature;
       if (isKnown(setAside, { signature })) {
@@ -427,19 +436,25 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   return { seed: options.seed, defects, stats, notes };
 }
 
-/** Reads of the list that tell a service failing for good from one answer lost on the way. */
-const CORRUPTION_READS = 3;
-const CORRUPTION_PAUSE_MS = 300;
+/**
+ * The pauses before the reads of the list that tell a service failing for good from one that failed for a
+ * moment (a lock taken, a file being rewritten) or lost one answer on the way: growing, so that the last
+ * read comes seconds after the round.
+ */
+const CORRUPTION_PAUSES_MS = [0, 300, 700, 1500];
+const CORRUPTION_READS = CORRUPTION_PAUSES_MS.length;
+const CORRUPTION_SPAN_MS = CORRUPTION_PAUSES_MS.reduce((a, b) => a + b, 0);
 
 /**
- * What the list read answers when every one of a few reads, a pause apart, fails (no answer or a 5xx);
- * undefined when one succeeds. One read is not enough: on a loaded machine a single answer can be lost
- * (a kept-alive connection closed as it is reused), and that is no corruption.
+ * What the list read answers when every one of a few reads, spread over a few seconds, fails (no answer
+ * or a 5xx); undefined when one succeeds (then the service failed for a moment only). One read is not
+ * enough: on a loaded machine a single answer can be lost (a kept-alive connection closed as it is
+ * reused), and that is no corruption. Costs nothing more when the first read succeeds.
  */
 async function listFailsForGood(url: string): Promise<string | undefined> {
   let seen = '';
-  for (let i = 0; i < CORRUPTION_READS; i++) {
-    if (i > 0) await new Promise((r) => setTimeout(r, CORRUPTION_PAUSE_MS));
+  for (const pause of CORRUPTION_PAUSES_MS) {
+    if (pause > 0) await new Promise((r) => setTimeout(r, pause));
     const list = await send(url, { method: 'GET', path: '/UserService/users', headers: {} });
     if (list.observation && list.observation.status < 500) return undefined;
     seen = list.observation ? String(list.observation.status) : `nothing (${list.error})`;
