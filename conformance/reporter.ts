@@ -27,6 +27,7 @@ import {
   type Summary,
   signaturesIn,
   verdictOf,
+  warnedIn,
   withDefects,
   withExpectation,
 } from './report/summary.ts';
@@ -184,11 +185,13 @@ export default class ConformanceReporter implements Reporter {
       ...new Set(annotations.filter((a) => a.type === 'warning').map((a) => a.description ?? '')),
     ];
     const signatures = signaturesIn(annotations, rule.level);
+    const warned = warnedIn(annotations, rule.level);
     const evidence = evidenceIn(annotations);
     const withObs = {
       ...(observations.length ? { observations } : {}),
       ...(warnings.length ? { warnings } : {}),
       ...(signatures.length ? { signatures } : {}),
+      ...(warned.length ? { warned } : {}),
       ...(evidence.length ? { evidence } : {}),
     };
     if (result.status === 'skipped') {

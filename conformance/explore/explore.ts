@@ -33,7 +33,7 @@ import { sequenceSource } from './generate.ts';
 import { type Disagreement, observed, type Signature, signatureKey } from './model.ts';
 import type { Operation } from './operations.ts';
 import { type Rng, rng } from './prng.ts';
-import { script, timeline } from './render.ts';
+import { type Launch, script, timeline } from './render.ts';
 import { replay, runSequence, type SequenceResult, type SetAside, type Where } from './sequence.ts';
 import { shrink } from './shrink.ts';
 import { fillCount, freshPool, ownedPool, type Pool, poolIds, valueAt } from './values.ts';
@@ -56,6 +56,8 @@ export interface Targets {
   shared: string;
   /** A fresh instance (empty collection), when a start command is given. */
   fresh?: () => Promise<Instance>;
+  /** The start command the instances come from: the replay scripts start (and restart) the implementation so too. */
+  launch?: Launch;
 }
 
 export interface ExploreOptions {
@@ -256,6 +258,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       freshInstance: targets.fresh ? freshInstance : undefined,
       currentUrl: () => current,
       asyncMs,
+      ...(targets.launch ? { launch: targets.launch } : {}),
     });
     if (defect) report(defect, phaseStart + foundAfterMs);
     else stats.setAside++;
@@ -360,7 +363,15 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         }
         const foundAfterMs = now() - conStart;
         report(
-          raceDefect(`E${defects.length + 1}`, options.seed, race, foundAfterMs, current, round),
+          raceDefect(
+            `E${defects.length + 1}`,
+            options.seed,
+            race,
+            foundAfterMs,
+            current,
+            round,
+            targets.launch,
+          ),
           conStart + foundAfterMs,
         );
         continue;
@@ -426,6 +437,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
             foundAfterMs,
             current,
             round,
+            targets.launch,
           ),
           conStart + foundAfterMs,
         );
@@ -502,6 +514,7 @@ interface Found {
   freshInstance?: () => Promise<Instance | undefined>;
   currentUrl: () => string;
   asyncMs?: number;
+  launch?: Launch;
 }
 
 /**
@@ -615,7 +628,7 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
       ? `failed again ${confirmedOn}`
       : `did not fail again ${confirmedOn} (shown: the last failing replay)`,
     shrunk: { from: found.ops.length, to: shrunk.ops.length, replays: shrunk.attempts },
-    script: script(partial, base, where),
+    script: script(partial, base, where, found.launch),
   };
 }
 
@@ -627,6 +640,7 @@ function concurrentDefect(
   foundAfterMs: number,
   url: string,
   round: number,
+  launch?: Launch,
 ): Defect {
   const failure = verdict.failure as NonNullable<RoundVerdict['failure']>;
   // The writes of other ids that answered success while a write of the witness was under way: a write
@@ -683,7 +697,7 @@ function concurrentDefect(
     expected: failure.expected,
     message: `round ${round}: ${failure.message}`,
     confirmed: 'a race: not run again (the smallest non-linearizable part of the history is shown)',
-    script: script(partial, url, 'any instance (the ids are not used by anybody else)'),
+    script: script(partial, url, 'any instance (the ids are not used by anybody else)', launch),
     svg: timeline(exchanges),
   };
 }
@@ -698,6 +712,7 @@ function raceDefect(
   foundAfterMs: number,
   url: string,
   round: number,
+  launch?: Launch,
 ): Defect {
   const failure = race.failure as NonNullable<AppRace['failure']>;
   const ordered = [
@@ -718,7 +733,7 @@ function raceDefect(
     expected: failure.expected,
     message: `round ${round} (${race.pattern}): no order of the changes sent at once explains their answers and the read after them; in the order that goes furthest (changes ${failure.order.map((i) => i + 1).join(', ')}), ${failure.disagreement.message}`,
     confirmed: 'a race: not run again (every order of the changes was tried against the model)',
-    script: script(partial, url, 'any instance (the app is not used by anybody else)'),
+    script: script(partial, url, 'any instance (the app is not used by anybody else)', launch),
     svg: timeline(exchanges),
   };
 }

@@ -57,27 +57,77 @@ function scriptLines(exchanges: readonly ShownExchange[], base: string, numbered
       const tries = Math.max(1, Math.ceil(e.awaitMs / POLL_MS));
       return `${echo} '(read until no longer served, at most ${e.awaitMs} ms)'; i=0; while [ $i -lt ${tries} ]; do case $(${status}) in 2*) sleep ${POLL_MS / 1000}; i=$((i+1));; *) break;; esac; done; ${line}; echo`;
     }
-    // curl cannot restart the implementation: the script says where to, and reads the list after it.
+    // The script restarts the implementation it started (`launchLines`), then reads the list.
     if (e.restart)
-      return `# restart the implementation here (the same port and data), then go on\n${echo} '(after the restart)'; ${line}; echo`;
+      return `# restart the implementation here: stop it, start it again (the same port and data)\nrestart\n${echo} '(after the restart)'; ${line}; echo`;
     return `${echo}; ${line}; echo`;
   });
 }
 
+/** How the suite started the implementation: its start command as given, and where it ran it from. */
+export interface Launch {
+  /** The shell command with its {port} and {data} placeholders (CONFORMANCE_START_COMMAND). */
+  command: string;
+  /** The working directory it was run from. */
+  cwd: string;
+}
+
+/** How long the script waits for the implementation it started to answer (tenths of a second). */
+const START_TRIES = 300;
+
+/**
+ * The script's own start of the implementation, as the suite starts one (support/target.ts): the start
+ * command with {port} and {data} replaced (and PORT, DATA_DIR set), in the background, read until it
+ * answers; `restart` stops it (and its children) and starts it again on the same port and data; the data
+ * folder is removed at the end. The instances the suite started are gone when the report is read: a
+ * script that restarts the implementation, or replays what a fresh one did, cannot point at them.
+ */
+function launchLines(launch: Launch): string[] {
+  return [
+    `START_COMMAND=${shellQuote(launch.command)}`,
+    'PORT="${PORT:-8080}"',
+    'DATA="$(mktemp -d)"',
+    'BASE_URL="http://127.0.0.1:$PORT"',
+    'start() {',
+    `  ( cd ${shellQuote(launch.cwd)} && PORT="$PORT" DATA_DIR="$DATA" exec sh -c "$(printf '%s' "$START_COMMAND" | sed "s|{port}|$PORT|g; s|{data}|$DATA|g")" ) &`,
+    '  PID=$!',
+    `  i=0; until curl -s -o /dev/null "$BASE_URL/UserService/users"; do i=$((i+1)); if [ $i -ge ${START_TRIES} ]; then echo "the implementation does not answer on $BASE_URL"; exit 1; fi; sleep 0.1; done`,
+    '}',
+    // The started shell's children first (a start command that does not hand over with exec), then it.
+    'stop() { pkill -TERM -P "$PID" 2>/dev/null; kill -TERM "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; }',
+    'restart() { stop; start; }',
+    'trap \'stop; rm -rf "$DATA"\' EXIT',
+    'start',
+  ];
+}
+
 /**
  * A script that replays the exchanges in order (sequential), or each client's in parallel and the
- * final reads after them (concurrent: a race may need several runs to show again).
+ * final reads after them (concurrent: a race may need several runs to show again). With `launch` (the
+ * suite started the implementation), the script starts it the same way on PORT (8080 unless given) and a
+ * new data folder, and restarts it where the sequence did; without, it runs against BASE_URL (the
+ * target's URL unless given), and has no restart (the explorer restarts only instances it starts).
  */
 export function script(
   d: Pick<Defect, 'id' | 'title' | 'seed' | 'phase' | 'exchanges'>,
   base: string,
   where: string,
+  launch?: Launch,
 ): string {
+  const restarts = d.exchanges.some((e) => e.restart);
   const head = [
     '#!/bin/sh',
     `# user-service-conformance explore --seed ${d.seed}: ${d.id}, ${d.title}`,
-    `# Run against ${where}: BASE_URL=http://127.0.0.1:PORT sh this-script`,
-    `BASE_URL="\${BASE_URL:-${base}}"`,
+    ...(launch
+      ? [
+          `# Starts the implementation as the suite did, and replays on it (the replay needs ${where}): its start command below, run from ${launch.cwd},`,
+          `# {port} replaced by PORT, {data} by a new empty folder${restarts ? '; restarted, with the same port and data, where the sequence restarts it' : ''}. PORT=8081 sh this-script to use another port.`,
+          ...launchLines(launch),
+        ]
+      : [
+          `# Run against ${where}: BASE_URL=http://127.0.0.1:PORT sh this-script`,
+          `BASE_URL="\${BASE_URL:-${base}}"`,
+        ]),
   ];
   if (d.phase === 'sequential') return `${[...head, ...scriptLines(d.exchanges, base)].join('\n')}\n`;
   // The same lines (a create's id kept in a variable the later paths use), placed in lanes below.

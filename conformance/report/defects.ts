@@ -64,6 +64,8 @@ export interface FailingRule {
   status: string;
   reason?: string;
   signatures?: Signature[];
+  /** SHOULD defects the rule met beside its verdict (report/summary.ts `warned`): defects that warn, whatever its status. */
+  warned?: Signature[];
   exchange?: Exchange;
 }
 
@@ -130,28 +132,32 @@ export function defectsOf(rules: readonly FailingRule[]): {
   const byRule = new Map<string, string>();
   /** The signature of the defect a rule fails because of (its first), when it met no new one. */
   const firstKey = new Map<string, string>();
+  const defectOf = (signature: Signature, rule: FailingRule): { defect: Defect; known: boolean } => {
+    const key = signatureKey(signature);
+    const known = byKey.get(key);
+    const defect = known ?? {
+      id: '',
+      level: 'SHOULD',
+      title: titleOf(signature),
+      signature,
+      rules: [],
+      exchanges: [],
+      curl: '',
+    };
+    byKey.set(key, defect);
+    if (!defect.rules.includes(rule.id)) defect.rules.push(rule.id);
+    return { defect, known: known !== undefined };
+  };
   for (const rule of rules) {
+    // A SHOULD defect met beside the verdict warns as a defect of its own, the rule passed or not.
+    for (const signature of rule.warned ?? []) defectOf(signature, rule);
     if (!failing(rule)) continue;
     const keys: string[] = [];
     let named = true;
     for (const signature of signaturesOf(rule)) {
-      const key = signatureKey(signature);
-      keys.push(key);
-      let defect = byKey.get(key);
-      if (!defect) {
-        named = false;
-        defect = {
-          id: '',
-          level: 'SHOULD',
-          title: titleOf(signature),
-          signature,
-          rules: [],
-          exchanges: [],
-          curl: '',
-        };
-        byKey.set(key, defect);
-      }
-      if (!defect.rules.includes(rule.id)) defect.rules.push(rule.id);
+      keys.push(signatureKey(signature));
+      const { defect, known } = defectOf(signature, rule);
+      if (!known) named = false;
       if (rule.level === 'MUST' && statusOf(rule.level, rule.status) !== 'warning') defect.level = 'MUST';
       if (rule.exchange && defect.exchanges.length < EXCHANGES_PER_DEFECT) {
         defect.exchanges.push(rule.exchange);

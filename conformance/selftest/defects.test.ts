@@ -74,6 +74,29 @@ describe('defects: failing rules grouped by signature', () => {
     ]);
   });
 
+  it("a SHOULD defect a MUST rule met beside its verdict (the explorer's restart) is a defect that warns, whether the rule passed or failed", () => {
+    const lost = { operation: 'restart', aspect: 'state-change', seen: 'state not kept' } as const;
+    const other = { operation: 'write', aspect: 'other-record-touched', seen: 'another user' } as const;
+    const passed = defectsOf([{ id: 'EXP-SEQ-01', level: 'MUST', status: 'passed', warned: [lost] }]);
+    expect(passed.defects.map((d) => [d.id, d.level, d.rules])).to.deep.equal([
+      ['D1', 'SHOULD', ['EXP-SEQ-01']],
+    ]);
+    expect([...passed.byRule]).to.deep.equal([]);
+    const both = defectsOf([failed('EXP-SEQ-01', { signatures: [other], warned: [lost] })]);
+    expect(both.defects.map((d) => [d.signature.operation, d.level])).to.deep.equal([
+      ['restart', 'SHOULD'],
+      ['write', 'MUST'],
+    ]);
+    // Met by the hand-written SHOULD rule too: one defect, both rules.
+    const met = defectsOf([
+      failed('USR-COL-04', { level: 'SHOULD', signatures: [lost] }),
+      { id: 'EXP-SEQ-01', level: 'MUST', status: 'passed', warned: [lost] },
+    ]);
+    expect(met.defects.map((d) => [d.level, d.rules])).to.deep.equal([
+      ['SHOULD', ['USR-COL-04', 'EXP-SEQ-01']],
+    ]);
+  });
+
   it('a passing rule, and an INFO rule that failed, make no defect', () => {
     const { defects } = defectsOf([
       { id: 'USR-A-01', level: 'MUST', status: 'passed' },

@@ -973,7 +973,7 @@ describe('explorer: against the self-test implementation', function () {
     expect(defect?.confirmed).to.match(/^failed again on a fresh instance/);
     expect(defect?.exchanges.at(-1)?.restart).to.equal(true);
     expect(defect?.script).to.match(
-      /\n# restart the implementation here[^\n]*\necho '# \d+' '\(after the restart\)'; curl /,
+      /\n# restart the implementation here[^\n]*\nrestart\necho '# \d+' '\(after the restart\)'; curl /,
     );
     expect(result.stats.restarts).to.be.greaterThan(0);
   });
