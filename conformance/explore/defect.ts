@@ -60,8 +60,8 @@ export interface Defect {
   exchanges: ShownExchange[];
   /** Where the minimal sequence was run again and what it did there. */
   confirmed: string;
-  /** Steps before and after shrinking. */
-  shrunk?: { from: number; to: number; replays: number };
+  /** Steps before and after shrinking; `minimal`: no single step of the result can go (shrink.ts). */
+  shrunk?: { from: number; to: number; replays: number; minimal: boolean };
   /** A shell script of curl lines that sends the same requests. */
   script: string;
   /** The witness drawn as a timeline (concurrent). */

@@ -627,7 +627,12 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
     confirmed: reproduced
       ? `failed again ${confirmedOn}`
       : `did not fail again ${confirmedOn} (shown: the last failing replay)`,
-    shrunk: { from: found.ops.length, to: shrunk.ops.length, replays: shrunk.attempts },
+    shrunk: {
+      from: found.ops.length,
+      to: shrunk.ops.length,
+      replays: shrunk.attempts,
+      minimal: shrunk.minimal,
+    },
     script: script(partial, base, where, found.launch),
   };
 }

@@ -155,7 +155,7 @@ const answerLine = (e: ShownExchange) =>
 export function text(d: Defect): string {
   const lines = [
     `${d.id} ${d.title}${d.level === 'SHOULD' ? ' (a SHOULD: a warning)' : ''}`,
-    `  seed ${d.seed} (${d.phase}), found after ${(d.foundAfterMs / 1000).toFixed(1)} s; ${d.confirmed}${d.shrunk ? `; shrunk from ${d.shrunk.from} to ${d.shrunk.to} steps in ${d.shrunk.replays} replays` : ''}`,
+    `  seed ${d.seed} (${d.phase}), found after ${(d.foundAfterMs / 1000).toFixed(1)} s; ${d.confirmed}${d.shrunk ? `; shrunk from ${d.shrunk.from} to ${d.shrunk.to} steps in ${d.shrunk.replays} replays${d.shrunk.minimal ? ' (no single step can go)' : ' (the budget ran out: a step may still play no part)'}` : ''}`,
     `  ${d.message}`,
   ];
   for (const e of d.exchanges) {

@@ -370,6 +370,53 @@ describe('explorer: generator, shrinker, model (pure)', () => {
     ]);
   });
 
+  it('shrinks to a 1-minimal sequence: no single step (a restart too) of the result can go, whatever the failure needs', async () => {
+    const step = fc.oneof(
+      fc
+        .integer({ min: 0, max: 4 })
+        .map((slot): Operation => ({ kind: 'GET', id: { slot, writing: 'plain' } })),
+      fc.constant<Operation>({ kind: 'RESTART' }),
+      fc.constant<Operation>({ kind: 'LIST' }),
+    );
+    const tag = (o: Operation) => (o.kind === 'GET' ? `G${o.id.slot}` : o.kind === 'RESTART' ? 'R' : 'L');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.constantFrom('G0', 'G1', 'G2', 'R', 'L'), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        async (ops, pattern, even) => {
+          // Fails when the steps hold `pattern` in order (a restart between a write and a read, say), and,
+          // with `even`, an even number of steps: not monotone, so dropping chunks alone leaves steps behind.
+          const fails = async (c: readonly Operation[]) => {
+            let at = 0;
+            for (const o of c) if (tag(o) === pattern[at]) at++;
+            return at === pattern.length && (!even || c.length % 2 === 0);
+          };
+          if (!(await fails(ops))) return;
+          const shrunk = await shrink(ops, fails, { attempts: 10_000, deadline: Date.now() + 10_000 });
+          expect(await fails(shrunk.ops)).to.equal(true);
+          expect(shrunk.minimal).to.equal(true);
+          for (let at = 0; at < shrunk.ops.length; at++)
+            expect(
+              await fails([...shrunk.ops.slice(0, at), ...shrunk.ops.slice(at + 1)]),
+              `step ${at + 1}`,
+            ).to.equal(false);
+        },
+      ),
+      { seed: 45, numRuns: 300 },
+    );
+  });
+
+  it('says when the shrinking budget ran out before the sequence was 1-minimal', async () => {
+    const ops: Operation[] = Array.from({ length: 20 }, () => ({ kind: 'RESTART' }));
+    const fails = async (c: readonly Operation[]) => c.length > 0;
+    const cut = await shrink(ops, fails, { attempts: 3, deadline: Date.now() + 10_000 });
+    expect(cut.attempts).to.equal(3);
+    expect(cut.minimal).to.equal(false);
+    const whole = await shrink(ops, fails, { attempts: 500, deadline: Date.now() + 10_000 });
+    expect([whole.ops.length, whole.minimal]).to.deep.equal([1, true]);
+  });
+
   it('holds an implementation to its refusal of an id writing: refused by GET, accepted by DELETE', () => {
     const put: Concrete = {
       kind: 'PUT',
