@@ -190,29 +190,50 @@ export function text(d: Defect): string {
 const escapeXml = (t: string) =>
   t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The witness as a timeline: one lane per client, one bar per exchange from its call to its return. */
+/** Who sent an exchange of a race, as the timeline's lanes say it. */
+const laneName = (e: ShownExchange): string =>
+  e.before ? 'before' : e.after ? 'after' : e.client === undefined ? '' : `client ${e.client}`;
+
+/**
+ * The witness as a timeline: one lane per client (the writes before the race and the reads after it
+ * lanes of their own), one row per exchange in it, a bar from its call to its return (dashed and open
+ * to the right: no answer, or its answer set aside), labelled with its number (the order of the calls),
+ * its request and its answer. A row each, so that no two labels overlap however the calls interleave.
+ */
 export function timeline(exchanges: readonly ShownExchange[]): string {
-  const lanes = [...new Set(exchanges.map((e) => e.client ?? 0))].sort((a, b) => a - b);
+  const lanes = [...new Set(exchanges.map(laneName))].sort((a, b) => {
+    const rank = (l: string) => (l === 'before' ? -1 : l === 'after' ? 1 : 0);
+    return rank(a) - rank(b) || Number(a.replace(/\D/g, '')) - Number(b.replace(/\D/g, ''));
+  });
   const start = Math.min(...exchanges.map((e) => e.call));
   const finite = exchanges.flatMap((e) => (Number.isFinite(e.ret) ? [e.ret] : [e.call]));
   const end = Math.max(...finite, start + 1);
-  const width = 900;
-  const left = 90;
-  const laneHeight = 46;
-  const x = (t: number) => left + ((t - start) / (end - start)) * (width - left - 30);
-  const rows = exchanges.map((e) => {
-    const lane = lanes.indexOf(e.client ?? 0);
-    const y = 20 + lane * laneHeight;
-    const open = !Number.isFinite(e.ret) || e.relaxed;
-    const x1 = x(e.call);
-    const x2 = open ? width - 10 : Math.max(x(e.ret), x1 + 4);
-    const label = `${e.n}. ${e.method} ${new URL(e.url).pathname.replace('/UserService/users', '…')}${e.body ? ` ${decodeURIComponent(e.body.replace(/\+/g, ' ')).slice(0, 40)}` : ''} → ${e.status ?? '?'} ${(e.answer ?? '').replace(/<\/?result>/g, '').slice(0, 40)}`;
-    return `<rect x="${x1.toFixed(1)}" y="${y}" width="${(x2 - x1).toFixed(1)}" height="16" rx="3" fill="${open ? '#eee' : '#cfe3ff'}" stroke="#36c"${open ? ' stroke-dasharray="4 3"' : ''}/><text x="${x1.toFixed(1)}" y="${y + 30}" font-size="11">${escapeXml(label)}</text>`;
-  });
-  const names = lanes.map(
-    (c, i) =>
-      `<text x="6" y="${32 + i * laneHeight}" font-size="12" font-weight="bold">${exchanges.some((e) => e.client === c && e.after) ? 'in turn' : `client ${c}`}</text>`,
-  );
-  const height = 20 + lanes.length * laneHeight + 20;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="monospace"><rect width="100%" height="100%" fill="white"/>${names.join('')}${rows.join('')}<text x="${left}" y="${height - 6}" font-size="10">${(end - start).toFixed(0)} ms; dashed: no answer, or its answer set aside</text></svg>`;
+  const width = 1200;
+  const left = 80;
+  const barsRight = 560;
+  const row = 20;
+  const gap = 8;
+  const x = (t: number) => left + ((t - start) / (end - start)) * (barsRight - left);
+  const out: string[] = [];
+  let y = 10;
+  for (const lane of lanes) {
+    const inLane = exchanges.filter((e) => laneName(e) === lane).sort((a, b) => a.call - b.call);
+    out.push(
+      `<line x1="0" x2="${width}" y1="${y - gap / 2}" y2="${y - gap / 2}" stroke="#ddd"/><text x="6" y="${y + 13}" font-size="12" font-weight="bold">${escapeXml(lane)}</text>`,
+    );
+    for (const e of inLane) {
+      const open = !Number.isFinite(e.ret) || e.relaxed;
+      const x1 = x(e.call);
+      const x2 = open ? barsRight + 10 : Math.max(x(e.ret), x1 + 4);
+      const path = new URL(e.url).pathname.replace('/UserService/users', '…');
+      const label = `${e.n}. ${e.method} ${path}${e.body ? ` ${decodeURIComponent(e.body.replace(/\+/g, ' ')).slice(0, 50)}` : ''} → ${e.status ?? 'no answer'} ${(e.answer ?? '').replace(/<\/?result>/g, '').slice(0, 40)}${e.otherId ? ' (another id)' : ''}`;
+      out.push(
+        `<rect x="${x1.toFixed(1)}" y="${y + 2}" width="${(x2 - x1).toFixed(1)}" height="12" rx="3" fill="${open ? '#eee' : e.otherId ? '#e8e8e8' : '#cfe3ff'}" stroke="${e.otherId ? '#999' : '#36c'}"${open ? ' stroke-dasharray="4 3"' : ''}/><text x="${barsRight + 20}" y="${y + 12}" font-size="11">${escapeXml(label)}</text>`,
+      );
+      y += row;
+    }
+    y += gap;
+  }
+  const height = y + 16;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="monospace"><rect width="100%" height="100%" fill="white"/>${out.join('')}<text x="${left}" y="${height - 6}" font-size="10">${(end - start).toFixed(0)} ms from the first call to the last answer; a bar from the call to the answer; dashed: no answer, or its answer set aside; grey: a write of another id</text></svg>`;
 }

@@ -25,7 +25,34 @@ export interface HistoryStep {
   /** ms since the run began: when it was sent and when its answer came. */
   call: number;
   ret: number;
+  /** Its place in the order of the answers (1: answered first); `n` is its place in the order of the calls. None: no answer. */
+  returned?: number;
+  /** A race's set-up write, sent before the clients started, or a read after they all finished. */
+  part?: 'before' | 'after';
+  /** A write of another id that overlapped the race (shown for what it may have overwritten): no part of the minimal history. */
+  otherId?: true;
+  /** Its answer set aside by the minimal history: it may take effect any time after its call. */
+  relaxed?: true;
 }
+
+/** Who sent a step of a history, as the report's tables say it: a client of a race, or the set-up and reads around it. */
+export function senderOf(step: HistoryStep): string {
+  if (step.part === 'before') return 'before the race';
+  if (step.part === 'after') return 'read after the race';
+  const client = step.client === undefined ? '' : `client ${step.client}`;
+  return step.otherId ? `${client} (another id, overlapping: not in the minimal history)` : client;
+}
+
+/** A step's answer as the tables say it. */
+export const answerOf = (step: HistoryStep): string =>
+  `${step.relaxed ? '(answer set aside: may take effect any time after its call) ' : ''}${step.status === undefined ? 'no answer' : `${step.status} ${step.answer ?? ''}`}`;
+
+/** The place of a step in the order of the answers, as the tables say it. */
+export const returnedOf = (step: HistoryStep): string =>
+  step.returned === undefined ? (step.status === undefined ? 'no answer' : '') : String(step.returned);
+
+/** The file, beside summary.md, that holds a race's timeline picture (the reporter writes it, summary.md shows it). */
+export const timelineFile = (defectId: string): string => `${defectId}-timeline.svg`;
 
 /** What shows a defect the explorer found: the history that disagreed, a replay script, the timeline of a race. */
 export interface Evidence {

@@ -6,7 +6,7 @@
  * stays beside it and is linked. A pure function: one self-contained HTML file, no script.
  */
 import type { Exchange } from '../support/exchange.ts';
-import type { Evidence } from './defects.ts';
+import { answerOf, type Evidence, returnedOf, senderOf } from './defects.ts';
 import { counted, notChecked, sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
 import { ruleNote } from './markdown.ts';
 import type { RuleOutcome, Summary } from './summary.ts';
@@ -58,13 +58,13 @@ function historyHtml(evidence: Evidence): string {
   const rows = evidence.history
     .map(
       (step) =>
-        `<tr><td>${step.n}</td><td>${step.client ?? ''}</td><td>${Math.round(step.call)}</td><td>${Math.round(step.ret)}</td><td><code>${esc(`${step.method} ${step.url}${step.body === undefined ? '' : ` ${step.body}`}`)}</code></td><td><code>${step.status === undefined ? 'no answer' : esc(`${step.status} ${step.answer ?? ''}`)}</code></td></tr>`,
+        `<tr><td>${step.n}</td><td>${esc(senderOf(step))}</td><td>${esc(returnedOf(step))}</td><td>${Math.round(step.call)}</td><td>${Number.isFinite(step.ret) ? Math.round(step.ret) : ''}</td><td><code>${esc(`${step.method} ${step.url}${step.body === undefined ? '' : ` ${step.body}`}`)}</code></td><td><code>${esc(answerOf(step))}</code></td></tr>`,
     )
     .join('');
   const timeline = evidence.svg
     ? `<img class="timeline" alt="the history as a timeline, one lane per client" src="data:image/svg+xml;base64,${Buffer.from(evidence.svg).toString('base64')}">`
     : '';
-  return `<details class="history"><summary>its history (${evidence.history.length} exchanges) and a script that replays it</summary><p>Expected: ${esc(evidence.expected)}</p>${timeline}<table><thead><tr><th>#</th><th>client</th><th>sent (ms)</th><th>answered (ms)</th><th>request</th><th>answer</th></tr></thead><tbody>${rows}</tbody></table><pre>${esc(evidence.script)}</pre></details>`;
+  return `<details class="history"><summary>its history (${evidence.history.length} exchanges${evidence.svg ? ', a timeline' : ''}) and a script that replays it</summary><p>Expected: ${esc(evidence.expected)}</p>${timeline}<table><thead><tr><th># (order of calls)</th><th>sent by</th><th>order of answers</th><th>sent (ms)</th><th>answered (ms)</th><th>request</th><th>answer</th></tr></thead><tbody>${rows}</tbody></table><pre>${esc(evidence.script)}</pre></details>`;
 }
 
 export function renderHtml(data: Summary, options: { playwrightReport?: string } = {}): string {

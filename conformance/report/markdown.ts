@@ -5,7 +5,7 @@
  * where the spec is open. A pure function of the report data.
  */
 import type { Exchange } from '../support/exchange.ts';
-import type { Evidence } from './defects.ts';
+import { answerOf, type Evidence, returnedOf, senderOf, timelineFile } from './defects.ts';
 import { sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
 import type { RuleOutcome, Summary } from './summary.ts';
 
@@ -14,21 +14,28 @@ function cell(text: string | undefined): string {
 }
 
 /** A fence longer than any run of backticks in the text. */
-/** A defect's history (the explorer's evidence): each exchange with its client and times, then its replay script. */
+/**
+ * A defect's history (the explorer's evidence): for a race its timeline (the picture the reporter writes
+ * beside summary.md), then each exchange with who sent it, its place in the order of the calls (#) and of
+ * the answers, its times, request and answer; then its replay script.
+ */
 export function historyOf(id: string, evidence: Evidence): string[] {
   const clients = evidence.history.some((step) => step.client !== undefined);
   return [
-    `<details><summary>${id}: its history (${evidence.history.length} exchanges) and a script that replays it</summary>`,
+    `<details><summary>${id}: its history (${evidence.history.length} exchanges${evidence.svg ? ', a timeline' : ''}) and a script that replays it</summary>`,
     '',
     `Expected: ${cell(evidence.expected)}`,
     '',
-    `| # |${clients ? ' client |' : ''} sent (ms) | answered (ms) | request | answer |`,
-    `|---|${clients ? '---|' : ''}---|---|---|---|`,
+    ...(evidence.svg
+      ? [`![${id}: the history as a timeline, one lane per client](${timelineFile(id)})`, '']
+      : []),
+    `| # (order of calls) |${clients ? ' sent by |' : ''} order of answers | sent (ms) | answered (ms) | request | answer |`,
+    `|---|${clients ? '---|' : ''}---|---|---|---|---|`,
     ...evidence.history.map(
       (step) =>
-        `| ${step.n} |${clients ? ` ${step.client ?? ''} |` : ''} ${Math.round(step.call)} | ${Math.round(step.ret)} | ${cell(
+        `| ${step.n} |${clients ? ` ${senderOf(step)} |` : ''} ${returnedOf(step)} | ${Math.round(step.call)} | ${Number.isFinite(step.ret) ? Math.round(step.ret) : ''} | ${cell(
           `${step.method} ${step.url}${step.body === undefined ? '' : ` ${step.body}`}`,
-        )} | ${step.status === undefined ? 'no answer' : cell(`${step.status} ${step.answer ?? ''}`.slice(0, 300))} |`,
+        )} | ${cell(answerOf(step).slice(0, 360))} |`,
     ),
     '',
     ...fenced(evidence.script, 'sh'),
