@@ -32,7 +32,12 @@ function createdIdOf(e: ShownExchange): { kind: 'D' | 'W'; id: string } | undefi
  * any instance; a wait for a worker's removal (W-AWAIT) reads it until it is no longer served, at most
  * as long as the explorer waited.
  */
-function scriptLines(exchanges: readonly ShownExchange[], base: string, numbered = true): string[] {
+function scriptLines(
+  exchanges: readonly ShownExchange[],
+  base: string,
+  numbered = true,
+  launched = false,
+): string[] {
   const names = new Map<string, string>();
   const counts = { D: 0, W: 0 };
   // In the order the exchanges were sent (a concurrent history is shown in the order of the calls).
@@ -57,9 +62,10 @@ function scriptLines(exchanges: readonly ShownExchange[], base: string, numbered
       const tries = Math.max(1, Math.ceil(e.awaitMs / POLL_MS));
       return `${echo} '(read until no longer served, at most ${e.awaitMs} ms)'; i=0; while [ $i -lt ${tries} ]; do case $(${status}) in 2*) sleep ${POLL_MS / 1000}; i=$((i+1));; *) break;; esac; done; ${line}; echo`;
     }
-    // The script restarts the implementation it started (`launchLines`), then reads the list.
+    // The script restarts the implementation it started (`launchLines`), then reads the list; one it did
+    // not start, the reader restarts.
     if (e.restart)
-      return `# restart the implementation here: stop it, start it again (the same port and data)\nrestart\n${echo} '(after the restart)'; ${line}; echo`;
+      return `# restart the implementation here: stop it, start it again (the same port and data)\n${launched ? 'restart' : 'printf "restart the implementation (the same port and data), then press Enter: "; read _'}\n${echo} '(after the restart)'; ${line}; echo`;
     return `${echo}; ${line}; echo`;
   });
 }
@@ -129,7 +135,8 @@ export function script(
           `BASE_URL="\${BASE_URL:-${base}}"`,
         ]),
   ];
-  if (d.phase === 'sequential') return `${[...head, ...scriptLines(d.exchanges, base)].join('\n')}\n`;
+  if (d.phase === 'sequential')
+    return `${[...head, ...scriptLines(d.exchanges, base, true, launch !== undefined)].join('\n')}\n`;
   // The same lines (a create's id kept in a variable the later paths use), placed in lanes below.
   const lineOf = new Map(d.exchanges.map((e, i) => [e, scriptLines(d.exchanges, base, false)[i] as string]));
   const curl = (e: ShownExchange) => (lineOf.get(e) ?? `${curlOf(e, base)}; echo`).replace(/^echo; /, '');
