@@ -51,6 +51,33 @@ export const answerOf = (step: HistoryStep): string =>
 export const returnedOf = (step: HistoryStep): string =>
   step.returned === undefined ? (step.status === undefined ? 'no answer' : '') : String(step.returned);
 
+/**
+ * A defect's history as a table, for summary.md and index.html alike: each step's place in the order of
+ * the calls, its times, request and answer; for a race also who sent it and its place in the order of
+ * the answers. Plain text cells: each renderer escapes them its way.
+ */
+export function historyTable(evidence: Evidence): { head: string[]; rows: string[][] } {
+  const race = evidence.history.some((step) => step.client !== undefined);
+  return {
+    head: [
+      race ? '# (order of calls)' : '#',
+      ...(race ? ['sent by', 'order of answers'] : []),
+      'sent (ms)',
+      'answered (ms)',
+      'request',
+      'answer',
+    ],
+    rows: evidence.history.map((step) => [
+      String(step.n),
+      ...(race ? [senderOf(step), returnedOf(step)] : []),
+      String(Math.round(step.call)),
+      Number.isFinite(step.ret) ? String(Math.round(step.ret)) : '',
+      `${step.method} ${step.url}${step.body === undefined ? '' : ` ${step.body}`}`,
+      answerOf(step),
+    ]),
+  };
+}
+
 /** The file, beside summary.md, that holds a race's timeline picture (the reporter writes it, summary.md shows it). */
 export const timelineFile = (defectId: string): string => `${defectId}-timeline.svg`;
 

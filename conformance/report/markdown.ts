@@ -5,7 +5,7 @@
  * where the spec is open. A pure function of the report data.
  */
 import type { Exchange } from '../support/exchange.ts';
-import { answerOf, type Evidence, returnedOf, senderOf, timelineFile } from './defects.ts';
+import { type Evidence, historyTable, timelineFile } from './defects.ts';
 import { sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
 import type { RuleOutcome, Summary } from './summary.ts';
 
@@ -20,7 +20,7 @@ function cell(text: string | undefined): string {
  * the answers, its times, request and answer; then its replay script.
  */
 export function historyOf(id: string, evidence: Evidence): string[] {
-  const clients = evidence.history.some((step) => step.client !== undefined);
+  const table = historyTable(evidence);
   return [
     `<details><summary>${id}: its history (${evidence.history.length} exchanges${evidence.svg ? ', a timeline' : ''}) and a script that replays it</summary>`,
     '',
@@ -29,13 +29,12 @@ export function historyOf(id: string, evidence: Evidence): string[] {
     ...(evidence.svg
       ? [`![${id}: the history as a timeline, one lane per client](${timelineFile(id)})`, '']
       : []),
-    `| # (order of calls) |${clients ? ' sent by |' : ''} order of answers | sent (ms) | answered (ms) | request | answer |`,
-    `|---|${clients ? '---|' : ''}---|---|---|---|---|`,
-    ...evidence.history.map(
-      (step) =>
-        `| ${step.n} |${clients ? ` ${senderOf(step)} |` : ''} ${returnedOf(step)} | ${Math.round(step.call)} | ${Number.isFinite(step.ret) ? Math.round(step.ret) : ''} | ${cell(
-          `${step.method} ${step.url}${step.body === undefined ? '' : ` ${step.body}`}`,
-        )} | ${cell(answerOf(step).slice(0, 360))} |`,
+    `| ${table.head.join(' | ')} |`,
+    `|${table.head.map(() => '---|').join('')}`,
+    // The answer cut at 360 characters: summary.md is also GitHub's job summary, which has a size limit.
+    ...table.rows.map(
+      (row) =>
+        `| ${row.map((text, i) => cell(i === row.length - 1 ? text.slice(0, 360) : text)).join(' | ')} |`,
     ),
     '',
     ...fenced(evidence.script, 'sh'),
@@ -126,7 +125,7 @@ export function renderMarkdown(summary: Summary): string {
       '',
       `${summary.verdict}: ${count(summary.defects.length, 'defect')}, in ${count(inRules, 'rule')}`,
       '',
-      '| Defect | Level | What is wrong | Rules it fails |',
+      '| Defect | Level | What is wrong | Rules that met it (a SHOULD defect warns) |',
       '|---|---|---|---|',
     );
     for (const d of summary.defects)
