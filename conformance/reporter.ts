@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { timelineFile } from './report/defects.ts';
 import { workflowCommands } from './report/github.ts';
 import { renderHtml } from './report/html.ts';
 import { renderJunit } from './report/junit.ts';
@@ -27,6 +28,7 @@ import {
   type Summary,
   signaturesIn,
   verdictOf,
+  warnedIn,
   withDefects,
   withExpectation,
 } from './report/summary.ts';
@@ -184,11 +186,13 @@ export default class ConformanceReporter implements Reporter {
       ...new Set(annotations.filter((a) => a.type === 'warning').map((a) => a.description ?? '')),
     ];
     const signatures = signaturesIn(annotations, rule.level);
+    const warned = warnedIn(annotations, rule.level);
     const evidence = evidenceIn(annotations);
     const withObs = {
       ...(observations.length ? { observations } : {}),
       ...(warnings.length ? { warnings } : {}),
       ...(signatures.length ? { signatures } : {}),
+      ...(warned.length ? { warned } : {}),
       ...(evidence.length ? { evidence } : {}),
     };
     if (result.status === 'skipped') {
@@ -281,6 +285,9 @@ export default class ConformanceReporter implements Reporter {
     fs.mkdirSync(this.outputDir, { recursive: true });
     fs.writeFileSync(path.join(this.outputDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     fs.writeFileSync(path.join(this.outputDir, 'summary.md'), renderMarkdown(summary));
+    // A race's timeline beside summary.md, which shows it as a picture (index.html carries it inline).
+    for (const d of summary.defects)
+      if (d.evidence?.svg) fs.writeFileSync(path.join(this.outputDir, timelineFile(d.id)), d.evidence.svg);
     fs.writeFileSync(path.join(this.outputDir, 'junit.xml'), renderJunit(summary));
     fs.writeFileSync(
       path.join(this.outputDir, 'index.html'),

@@ -149,6 +149,12 @@ function sequentialModel(ids: readonly string[]): SequentialModel<Held, Concrete
 export const LOST_UPDATE: Signature = NAMED_DEFECTS.lostUpdate.signature;
 /** The signature of a service that fails every request after concurrent writes. */
 export const CORRUPTED: Signature = NAMED_DEFECTS.corrupted.signature;
+/** The signature of a 5xx among concurrent writes, the service serving again afterwards. */
+export const SERVER_ERROR: Signature = NAMED_DEFECTS.serverErrorUnderConcurrentWrites.signature;
+
+/** The first write of a witness answered with a server error, if any: then the 5xx is what no order explains. */
+export const serverErrorIn = (witness: readonly Recorded[]): Recorded | undefined =>
+  witness.find((o) => o.input.kind !== 'GET' && o.output !== undefined && o.output.status >= 500);
 
 export interface RoundVerdict {
   ok: boolean;

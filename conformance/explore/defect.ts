@@ -60,8 +60,8 @@ export interface Defect {
   exchanges: ShownExchange[];
   /** Where the minimal sequence was run again and what it did there. */
   confirmed: string;
-  /** Steps before and after shrinking. */
-  shrunk?: { from: number; to: number; replays: number };
+  /** Steps before and after shrinking; `minimal`: no single step of the result can go (shrink.ts). */
+  shrunk?: { from: number; to: number; replays: number; minimal: boolean };
   /** A shell script of curl lines that sends the same requests. */
   script: string;
   /** The witness drawn as a timeline (concurrent). */
@@ -106,8 +106,11 @@ export function shown(
 
 export const titleOf = (s: Signature) => `${s.operation}: ${s.aspect}: ${s.seen}`;
 
-/** One exchange as the report's history shows it (report/defects.ts HistoryStep). */
-export function historyStep(e: ShownExchange): HistoryStep {
+/**
+ * One exchange as the report's history shows it (report/defects.ts HistoryStep); `returned`: its place
+ * in the order of the answers, when it has one.
+ */
+export function historyStep(e: ShownExchange, returned?: number): HistoryStep {
   const { n, client, method, url, body, status, answer, call, ret } = e;
   return {
     n,
@@ -119,14 +122,29 @@ export function historyStep(e: ShownExchange): HistoryStep {
     ...(answer === undefined ? {} : { answer }),
     call,
     ret,
+    ...(returned === undefined ? {} : { returned }),
+    ...(e.before ? { part: 'before' as const } : e.after ? { part: 'after' as const } : {}),
+    ...(e.otherId ? { otherId: true as const } : {}),
+    ...(e.relaxed ? { relaxed: true as const } : {}),
   };
 }
 
+/** Each answered exchange's place in the order of the answers (1: first), by the time it came; ties by `n`. */
+export function returnOrder(exchanges: readonly ShownExchange[]): Map<ShownExchange, number> {
+  const answered = exchanges
+    .filter((e) => e.status !== undefined && Number.isFinite(e.ret))
+    .sort((a, b) => a.ret - b.ret || a.n - b.n);
+  return new Map(answered.map((e, i) => [e, i + 1]));
+}
+
 /** What the suite's own report shows of a defect the explorer found (summary.json's defect, summary.md, index.html). */
-export const evidenceOf = (d: Defect): Evidence => ({
-  signature: signatureKey(d.signature),
-  expected: d.expected,
-  history: d.exchanges.map(historyStep),
-  script: d.script,
-  ...(d.svg ? { svg: d.svg } : {}),
-});
+export function evidenceOf(d: Defect): Evidence {
+  const returned = returnOrder(d.exchanges);
+  return {
+    signature: signatureKey(d.signature),
+    expected: d.expected,
+    history: d.exchanges.map((e) => historyStep(e, returned.get(e))),
+    script: d.script,
+    ...(d.svg ? { svg: d.svg } : {}),
+  };
+}

@@ -23,7 +23,9 @@ import {
   ROUND_SLOTS,
   type RoundVerdict,
   runRound,
+  SERVER_ERROR,
   SUCCESS_RESULT,
+  serverErrorIn,
 } from './concurrent.ts';
 import { type Defect, shown, titleOf } from './defect.ts';
 import { diagnose } from './diagnose.ts';
@@ -31,7 +33,7 @@ import { sequenceSource } from './generate.ts';
 import { type Disagreement, observed, type Signature, signatureKey } from './model.ts';
 import type { Operation } from './operations.ts';
 import { type Rng, rng } from './prng.ts';
-import { script, timeline } from './render.ts';
+import { type Launch, script, timeline } from './render.ts';
 import { replay, runSequence, type SequenceResult, type SetAside, type Where } from './sequence.ts';
 import { shrink } from './shrink.ts';
 import { fillCount, freshPool, ownedPool, type Pool, poolIds, valueAt } from './values.ts';
@@ -54,6 +56,8 @@ export interface Targets {
   shared: string;
   /** A fresh instance (empty collection), when a start command is given. */
   fresh?: () => Promise<Instance>;
+  /** The start command the instances come from: the replay scripts start (and restart) the implementation so too. */
+  launch?: Launch;
 }
 
 export interface ExploreOptions {
@@ -254,6 +258,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       freshInstance: targets.fresh ? freshInstance : undefined,
       currentUrl: () => current,
       asyncMs,
+      ...(targets.launch ? { launch: targets.launch } : {}),
     });
     if (defect) report(defect, phaseStart + foundAfterMs);
     else stats.setAside++;
@@ -358,7 +363,15 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         }
         const foundAfterMs = now() - conStart;
         report(
-          raceDefect(`E${defects.length + 1}`, options.seed, race, foundAfterMs, current, round),
+          raceDefect(
+            `E${defects.length + 1}`,
+            options.seed,
+            race,
+            foundAfterMs,
+            current,
+            round,
+            targets.launch,
+          ),
           conStart + foundAfterMs,
         );
         continue;
@@ -381,11 +394,11 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       if (verdict.ok || !verdict.failure) continue;
       const foundAfterMs = now() - conStart;
       needFresh = true;
-      // A service that now fails even a read of the list is corrupted for good by the round.
+      // A service that now fails every read of the list, over a few seconds, is corrupted for good by the round.
       const failing = await listFailsForGood(current);
       if (failing) {
         verdict.failure.signature = CORRUPTED;
-        verdict.failure.message = `after the round, GET list answers ${failing}: ${verdict.failure.message}`;
+        verdict.failure.message = `after the round, GET list answered ${failing} (${CORRUPTION_READS} reads over ${CORRUPTION_SPAN_MS / 1000} s, all failing): ${verdict.failure.message}`;
       }
       // A failure that the same operations show one after the other is not a race: it is reported (or
       // set aside) as the sequential defect it is, shrunk like one.
@@ -396,6 +409,13 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       if (sequential && !sequential.signature) {
         stats.setAside++;
         continue;
+      }
+      // A 5xx in the witness that the operations in turn do not give, the service serving again after the
+      // round: a server error under concurrent writes (not a lost update, not a corruption for good).
+      const serverError = failing ? undefined : serverErrorIn(verdict.failure.witness);
+      if (!sequential && serverError?.output) {
+        verdict.failure.signature = SERVER_ERROR;
+        verdict.failure.message = `${serverError.exchange.request.method} ${serverError.exchange.request.path} answered ${serverError.output.status} among concurrent writes; after the round, GET list is served again: ${verdict.failure.message}`;
       }
       const signature = sequential?.signature ?? verdict.failure.signature;
       if (isKnown(setAside, { signature })) {
@@ -417,6 +437,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
             foundAfterMs,
             current,
             round,
+            targets.launch,
           ),
           conStart + foundAfterMs,
         );
@@ -427,19 +448,25 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   return { seed: options.seed, defects, stats, notes };
 }
 
-/** Reads of the list that tell a service failing for good from one answer lost on the way. */
-const CORRUPTION_READS = 3;
-const CORRUPTION_PAUSE_MS = 300;
+/**
+ * The pauses before the reads of the list that tell a service failing for good from one that failed for a
+ * moment (a lock taken, a file being rewritten) or lost one answer on the way: growing, so that the last
+ * read comes seconds after the round.
+ */
+const CORRUPTION_PAUSES_MS = [0, 300, 700, 1500];
+const CORRUPTION_READS = CORRUPTION_PAUSES_MS.length;
+const CORRUPTION_SPAN_MS = CORRUPTION_PAUSES_MS.reduce((a, b) => a + b, 0);
 
 /**
- * What the list read answers when every one of a few reads, a pause apart, fails (no answer or a 5xx);
- * undefined when one succeeds. One read is not enough: on a loaded machine a single answer can be lost
- * (a kept-alive connection closed as it is reused), and that is no corruption.
+ * What the list read answers when every one of a few reads, spread over a few seconds, fails (no answer
+ * or a 5xx); undefined when one succeeds (then the service failed for a moment only). One read is not
+ * enough: on a loaded machine a single answer can be lost (a kept-alive connection closed as it is
+ * reused), and that is no corruption. Costs nothing more when the first read succeeds.
  */
 async function listFailsForGood(url: string): Promise<string | undefined> {
   let seen = '';
-  for (let i = 0; i < CORRUPTION_READS; i++) {
-    if (i > 0) await new Promise((r) => setTimeout(r, CORRUPTION_PAUSE_MS));
+  for (const pause of CORRUPTION_PAUSES_MS) {
+    if (pause > 0) await new Promise((r) => setTimeout(r, pause));
     const list = await send(url, { method: 'GET', path: '/UserService/users', headers: {} });
     if (list.observation && list.observation.status < 500) return undefined;
     seen = list.observation ? String(list.observation.status) : `nothing (${list.error})`;
@@ -487,6 +514,7 @@ interface Found {
   freshInstance?: () => Promise<Instance | undefined>;
   currentUrl: () => string;
   asyncMs?: number;
+  launch?: Launch;
 }
 
 /**
@@ -599,8 +627,13 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
     confirmed: reproduced
       ? `failed again ${confirmedOn}`
       : `did not fail again ${confirmedOn} (shown: the last failing replay)`,
-    shrunk: { from: found.ops.length, to: shrunk.ops.length, replays: shrunk.attempts },
-    script: script(partial, base, where),
+    shrunk: {
+      from: found.ops.length,
+      to: shrunk.ops.length,
+      replays: shrunk.attempts,
+      minimal: shrunk.minimal,
+    },
+    script: script(partial, base, where, found.launch),
   };
 }
 
@@ -612,6 +645,7 @@ function concurrentDefect(
   foundAfterMs: number,
   url: string,
   round: number,
+  launch?: Launch,
 ): Defect {
   const failure = verdict.failure as NonNullable<RoundVerdict['failure']>;
   // The writes of other ids that answered success while a write of the witness was under way: a write
@@ -668,7 +702,7 @@ function concurrentDefect(
     expected: failure.expected,
     message: `round ${round}: ${failure.message}`,
     confirmed: 'a race: not run again (the smallest non-linearizable part of the history is shown)',
-    script: script(partial, url, 'any instance (the ids are not used by anybody else)'),
+    script: script(partial, url, 'any instance (the ids are not used by anybody else)', launch),
     svg: timeline(exchanges),
   };
 }
@@ -683,6 +717,7 @@ function raceDefect(
   foundAfterMs: number,
   url: string,
   round: number,
+  launch?: Launch,
 ): Defect {
   const failure = race.failure as NonNullable<AppRace['failure']>;
   const ordered = [
@@ -703,7 +738,7 @@ function raceDefect(
     expected: failure.expected,
     message: `round ${round} (${race.pattern}): no order of the changes sent at once explains their answers and the read after them; in the order that goes furthest (changes ${failure.order.map((i) => i + 1).join(', ')}), ${failure.disagreement.message}`,
     confirmed: 'a race: not run again (every order of the changes was tried against the model)',
-    script: script(partial, url, 'any instance (the app is not used by anybody else)'),
+    script: script(partial, url, 'any instance (the app is not used by anybody else)', launch),
     svg: timeline(exchanges),
   };
 }

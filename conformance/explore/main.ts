@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startCommandInstance, waitUntilAnswering } from '../support/target.ts';
+import { commandCwd, startCommandInstance, waitUntilAnswering } from '../support/target.ts';
 import { type ExploreResult, explore, type Instance, type Targets } from './explore.ts';
 import { newSeed } from './prng.ts';
 import { text } from './render.ts';
@@ -90,7 +90,9 @@ async function main(): Promise<number> {
     else shared = await startCommandInstance(start as string);
     const targets: Targets = {
       shared: options.baseUrl ?? (shared as Instance).url,
-      ...(start ? { fresh: () => startCommandInstance(start) } : {}),
+      ...(start
+        ? { fresh: () => startCommandInstance(start), launch: { command: start, cwd: commandCwd() } }
+        : {}),
     };
     const seed = options.seed ?? newSeed();
     console.log(

@@ -1,8 +1,8 @@
 /**
- * Shrinking a failing sequence of operations: drop chunks of steps (halves, quarters, … single steps,
- * as delta debugging does), then simplify what is left (ids written plainly, plain texts), keeping each
- * change only while the sequence still fails the same way. `fails` replays a candidate on a clean
- * state; the number of replays is bounded.
+ * Shrinking a failing sequence of operations: drop chunks of steps (halves, quarters, …, as delta
+ * debugging does), then single steps until none can go (1-minimal), then simplify what is left (ids
+ * written plainly, plain texts), keeping each change only while the sequence still fails the same way.
+ * `fails` replays a candidate on a clean state; the number of replays and the time are bounded.
  */
 import type { Operation, TextValue } from './operations.ts';
 import { FILL_BIG, FILL_SMALL } from './values.ts';
@@ -42,47 +42,79 @@ export interface ShrinkBudget {
   deadline: number;
 }
 
+export interface Shrunk {
+  ops: Operation[];
+  /** Replays made (a candidate tried before is not replayed again). */
+  attempts: number;
+  /**
+   * 1-minimal: removing any one step (a restart too) of `ops` was tried last and none kept the failure.
+   * False when the budget ran out first: a step may still play no part.
+   */
+  minimal: boolean;
+}
+
+/**
+ * Shrinks `ops` while `fails` holds: everything simplified at once, then chunks dropped (halves, quarters,
+ * … as delta debugging does), then single steps dropped until no single removal keeps the failure
+ * (1-minimal), then values simplified, and single steps again when a value changed. Pure but for `fails`.
+ */
 export async function shrink(
   ops: readonly Operation[],
   fails: (candidate: readonly Operation[]) => Promise<boolean>,
   budget: ShrinkBudget,
-): Promise<{ ops: Operation[]; attempts: number }> {
+): Promise<Shrunk> {
   let current = [...ops];
   let attempts = 0;
+  let outOfBudget = false;
+  /** The candidates replayed and whether they failed: a removal tried again on the same steps is not replayed. */
+  const tried = new Map<string, boolean>();
   const tryIt = async (candidate: Operation[]): Promise<boolean> => {
-    if (attempts >= budget.attempts || Date.now() > budget.deadline) return false;
-    attempts++;
-    if (await fails(candidate)) {
-      current = candidate;
-      return true;
+    const key = JSON.stringify(candidate, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+    let failed = tried.get(key);
+    if (failed === undefined) {
+      if (attempts >= budget.attempts || Date.now() > budget.deadline) {
+        outOfBudget = true;
+        return false;
+      }
+      attempts++;
+      failed = await fails(candidate);
+      tried.set(key, failed);
     }
-    return false;
+    if (failed) current = candidate;
+    return failed;
+  };
+  const without = (at: number, size = 1) => [...current.slice(0, at), ...current.slice(at + size)];
+  /** Drops single steps, last first, pass after pass, until a whole pass drops none: then `current` is 1-minimal. */
+  const dropSingles = async (): Promise<void> => {
+    for (let dropped = true; dropped && !outOfBudget; ) {
+      dropped = false;
+      for (let at = current.length - 1; at >= 0; at--) if (await tryIt(without(at))) dropped = true;
+    }
   };
   // Everything simplified at once first: most failures do not depend on the values.
   await tryIt(current.map(simplest));
-  // Drop chunks: from half the sequence down to one step.
-  for (let size = Math.max(1, Math.floor(current.length / 2)); size >= 1; size = Math.floor(size / 2)) {
+  // Drop chunks: from half the sequence down to two steps (single steps next).
+  for (let size = Math.floor(current.length / 2); size >= 2; size = Math.floor(size / 2))
     for (let at = current.length - size; at >= 0; at -= size) {
       if (at >= current.length) continue;
-      await tryIt([...current.slice(0, at), ...current.slice(at + size)]);
+      await tryIt(without(at, size));
     }
-    if (size === 1) break;
-  }
-  // One more pass of single steps: an earlier drop may have made others droppable.
-  for (let at = current.length - 1; at >= 0; at--)
-    await tryIt([...current.slice(0, at), ...current.slice(at + 1)]);
+  await dropSingles();
   // Simplify values.
+  let simplified = false;
   for (let at = 0; at < current.length; at++) {
     let changed = true;
     while (changed) {
       changed = false;
       for (const variant of simpler(current[at] as Operation)) {
         if (await tryIt([...current.slice(0, at), variant, ...current.slice(at + 1)])) {
-          changed = true;
+          changed = simplified = true;
           break;
         }
       }
     }
   }
-  return { ops: current, attempts };
+  // A simpler value can leave a step with no part to play: single steps once more.
+  if (simplified) await dropSingles();
+  return { ops: current, attempts, minimal: !outOfBudget };
 }

@@ -20,14 +20,25 @@ export const NAMED_DEFECTS = {
     signature: { operation: 'write', aspect: 'lost-update', seen: 'a write answered success was lost' },
     title: 'lost update: a write answered success under concurrent writes is not stored',
   },
-  /** Server errors under concurrent writes, or to every request after them. */
+  /**
+   * Concurrent writes left the service failing for good: reads of the list after them, spread over
+   * time, all fail. (The hand-written rules name with it any 5xx among concurrent writes, support/judged.ts.)
+   */
   corrupted: {
     signature: {
       operation: 'service',
       aspect: 'corrupted',
       seen: 'requests fail for good after concurrent writes',
     },
-    title: 'state corrupted by concurrent writes: requests fail under them, or for good afterwards',
+    title: 'state corrupted by concurrent writes: requests fail for good afterwards',
+  },
+  /**
+   * A server error (5xx) answered to a write among concurrent writes, where later reads are served again:
+   * a failure under concurrency, not a corruption for good (that is `corrupted`).
+   */
+  serverErrorUnderConcurrentWrites: {
+    signature: { operation: 'concurrent writes', aspect: 'status', seen: 'server error (5xx)' },
+    title: 'server errors (5xx) under concurrent writes; later requests are served',
   },
   /** A write that changed or removed a user it does not address. */
   otherRecordTouched: {

@@ -25,7 +25,61 @@ export interface HistoryStep {
   /** ms since the run began: when it was sent and when its answer came. */
   call: number;
   ret: number;
+  /** Its place in the order of the answers (1: answered first); `n` is its place in the order of the calls. None: no answer. */
+  returned?: number;
+  /** A race's set-up write, sent before the clients started, or a read after they all finished. */
+  part?: 'before' | 'after';
+  /** A write of another id that overlapped the race (shown for what it may have overwritten): no part of the minimal history. */
+  otherId?: true;
+  /** Its answer set aside by the minimal history: it may take effect any time after its call. */
+  relaxed?: true;
 }
+
+/** Who sent a step of a history, as the report's tables say it: a client of a race, or the set-up and reads around it. */
+export function senderOf(step: HistoryStep): string {
+  if (step.part === 'before') return 'before the race';
+  if (step.part === 'after') return 'read after the race';
+  const client = step.client === undefined ? '' : `client ${step.client}`;
+  return step.otherId ? `${client} (another id, overlapping: not in the minimal history)` : client;
+}
+
+/** A step's answer as the tables say it. */
+export const answerOf = (step: HistoryStep): string =>
+  `${step.relaxed ? '(answer set aside: may take effect any time after its call) ' : ''}${step.status === undefined ? 'no answer' : `${step.status} ${step.answer ?? ''}`}`;
+
+/** The place of a step in the order of the answers, as the tables say it. */
+export const returnedOf = (step: HistoryStep): string =>
+  step.returned === undefined ? (step.status === undefined ? 'no answer' : '') : String(step.returned);
+
+/**
+ * A defect's history as a table, for summary.md and index.html alike: each step's place in the order of
+ * the calls, its times, request and answer; for a race also who sent it and its place in the order of
+ * the answers. Plain text cells: each renderer escapes them its way.
+ */
+export function historyTable(evidence: Evidence): { head: string[]; rows: string[][] } {
+  const race = evidence.history.some((step) => step.client !== undefined);
+  return {
+    head: [
+      race ? '# (order of calls)' : '#',
+      ...(race ? ['sent by', 'order of answers'] : []),
+      'sent (ms)',
+      'answered (ms)',
+      'request',
+      'answer',
+    ],
+    rows: evidence.history.map((step) => [
+      String(step.n),
+      ...(race ? [senderOf(step), returnedOf(step)] : []),
+      String(Math.round(step.call)),
+      Number.isFinite(step.ret) ? String(Math.round(step.ret)) : '',
+      `${step.method} ${step.url}${step.body === undefined ? '' : ` ${step.body}`}`,
+      answerOf(step),
+    ]),
+  };
+}
+
+/** The file, beside summary.md, that holds a race's timeline picture (the reporter writes it, summary.md shows it). */
+export const timelineFile = (defectId: string): string => `${defectId}-timeline.svg`;
 
 /** What shows a defect the explorer found: the history that disagreed, a replay script, the timeline of a race. */
 export interface Evidence {
@@ -64,6 +118,8 @@ export interface FailingRule {
   status: string;
   reason?: string;
   signatures?: Signature[];
+  /** SHOULD defects the rule met beside its verdict (report/summary.ts `warned`): defects that warn, whatever its status. */
+  warned?: Signature[];
   exchange?: Exchange;
 }
 
@@ -130,28 +186,32 @@ export function defectsOf(rules: readonly FailingRule[]): {
   const byRule = new Map<string, string>();
   /** The signature of the defect a rule fails because of (its first), when it met no new one. */
   const firstKey = new Map<string, string>();
+  const defectOf = (signature: Signature, rule: FailingRule): { defect: Defect; known: boolean } => {
+    const key = signatureKey(signature);
+    const known = byKey.get(key);
+    const defect = known ?? {
+      id: '',
+      level: 'SHOULD',
+      title: titleOf(signature),
+      signature,
+      rules: [],
+      exchanges: [],
+      curl: '',
+    };
+    byKey.set(key, defect);
+    if (!defect.rules.includes(rule.id)) defect.rules.push(rule.id);
+    return { defect, known: known !== undefined };
+  };
   for (const rule of rules) {
+    // A SHOULD defect met beside the verdict warns as a defect of its own, the rule passed or not.
+    for (const signature of rule.warned ?? []) defectOf(signature, rule);
     if (!failing(rule)) continue;
     const keys: string[] = [];
     let named = true;
     for (const signature of signaturesOf(rule)) {
-      const key = signatureKey(signature);
-      keys.push(key);
-      let defect = byKey.get(key);
-      if (!defect) {
-        named = false;
-        defect = {
-          id: '',
-          level: 'SHOULD',
-          title: titleOf(signature),
-          signature,
-          rules: [],
-          exchanges: [],
-          curl: '',
-        };
-        byKey.set(key, defect);
-      }
-      if (!defect.rules.includes(rule.id)) defect.rules.push(rule.id);
+      keys.push(signatureKey(signature));
+      const { defect, known } = defectOf(signature, rule);
+      if (!known) named = false;
       if (rule.level === 'MUST' && statusOf(rule.level, rule.status) !== 'warning') defect.level = 'MUST';
       if (rule.exchange && defect.exchanges.length < EXCHANGES_PER_DEFECT) {
         defect.exchanges.push(rule.exchange);

@@ -6,7 +6,7 @@
  * stays beside it and is linked. A pure function: one self-contained HTML file, no script.
  */
 import type { Exchange } from '../support/exchange.ts';
-import type { Evidence } from './defects.ts';
+import { type Evidence, historyTable } from './defects.ts';
 import { counted, notChecked, sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
 import { ruleNote } from './markdown.ts';
 import type { RuleOutcome, Summary } from './summary.ts';
@@ -55,23 +55,26 @@ function ruleRow(data: Summary, r: RuleOutcome): string {
  * implementation's answers, so nothing of it runs in the page), the exchanges, the replay script.
  */
 function historyHtml(evidence: Evidence): string {
-  const rows = evidence.history
+  const table = historyTable(evidence);
+  // The request and the answer (the last two columns) as code.
+  const codeFrom = table.head.length - 2;
+  const rows = table.rows
     .map(
-      (step) =>
-        `<tr><td>${step.n}</td><td>${step.client ?? ''}</td><td>${Math.round(step.call)}</td><td>${Math.round(step.ret)}</td><td><code>${esc(`${step.method} ${step.url}${step.body === undefined ? '' : ` ${step.body}`}`)}</code></td><td><code>${step.status === undefined ? 'no answer' : esc(`${step.status} ${step.answer ?? ''}`)}</code></td></tr>`,
+      (row) =>
+        `<tr>${row.map((text, i) => (i >= codeFrom ? `<td><code>${esc(text)}</code></td>` : `<td>${esc(text)}</td>`)).join('')}</tr>`,
     )
     .join('');
   const timeline = evidence.svg
     ? `<img class="timeline" alt="the history as a timeline, one lane per client" src="data:image/svg+xml;base64,${Buffer.from(evidence.svg).toString('base64')}">`
     : '';
-  return `<details class="history"><summary>its history (${evidence.history.length} exchanges) and a script that replays it</summary><p>Expected: ${esc(evidence.expected)}</p>${timeline}<table><thead><tr><th>#</th><th>client</th><th>sent (ms)</th><th>answered (ms)</th><th>request</th><th>answer</th></tr></thead><tbody>${rows}</tbody></table><pre>${esc(evidence.script)}</pre></details>`;
+  return `<details class="history"><summary>its history (${evidence.history.length} exchanges${evidence.svg ? ', a timeline' : ''}) and a script that replays it</summary><p>Expected: ${esc(evidence.expected)}</p>${timeline}<table><thead><tr>${table.head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table><pre>${esc(evidence.script)}</pre></details>`;
 }
 
 export function renderHtml(data: Summary, options: { playwrightReport?: string } = {}): string {
   const { counts } = data;
   const sections = sectionRows(data);
   const defects = data.defects?.length
-    ? `<section><h2>Defects</h2><table><thead><tr><th>Defect</th><th>Level</th><th>What is wrong</th><th>Rules it fails</th></tr></thead><tbody>
+    ? `<section><h2>Defects</h2><table><thead><tr><th>Defect</th><th>Level</th><th>What is wrong</th><th>Rules that met it (a SHOULD defect warns)</th></tr></thead><tbody>
 ${data.defects.map((d) => `<tr class="${d.level === 'MUST' ? 'bad' : 'warn'}"><td class="id">${esc(d.id)}</td><td>${d.level}</td><td>${esc(d.title)}${d.curl ? `<div class="curl"><span>replay:</span> <code>${esc(d.curl)}</code></div>` : ''}${d.evidence ? historyHtml(d.evidence) : ''}</td><td>${d.rules.map((id) => `<a href="#${esc(id)}">${esc(id)}</a>`).join(', ')}</td></tr>`).join('\n')}
 </tbody></table></section>`
     : '';

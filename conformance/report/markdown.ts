@@ -5,7 +5,7 @@
  * where the spec is open. A pure function of the report data.
  */
 import type { Exchange } from '../support/exchange.ts';
-import type { Evidence } from './defects.ts';
+import { type Evidence, historyTable, timelineFile } from './defects.ts';
 import { sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
 import type { RuleOutcome, Summary } from './summary.ts';
 
@@ -14,21 +14,27 @@ function cell(text: string | undefined): string {
 }
 
 /** A fence longer than any run of backticks in the text. */
-/** A defect's history (the explorer's evidence): each exchange with its client and times, then its replay script. */
+/**
+ * A defect's history (the explorer's evidence): for a race its timeline (the picture the reporter writes
+ * beside summary.md), then each exchange with who sent it, its place in the order of the calls (#) and of
+ * the answers, its times, request and answer; then its replay script.
+ */
 export function historyOf(id: string, evidence: Evidence): string[] {
-  const clients = evidence.history.some((step) => step.client !== undefined);
+  const table = historyTable(evidence);
   return [
-    `<details><summary>${id}: its history (${evidence.history.length} exchanges) and a script that replays it</summary>`,
+    `<details><summary>${id}: its history (${evidence.history.length} exchanges${evidence.svg ? ', a timeline' : ''}) and a script that replays it</summary>`,
     '',
     `Expected: ${cell(evidence.expected)}`,
     '',
-    `| # |${clients ? ' client |' : ''} sent (ms) | answered (ms) | request | answer |`,
-    `|---|${clients ? '---|' : ''}---|---|---|---|`,
-    ...evidence.history.map(
-      (step) =>
-        `| ${step.n} |${clients ? ` ${step.client ?? ''} |` : ''} ${Math.round(step.call)} | ${Math.round(step.ret)} | ${cell(
-          `${step.method} ${step.url}${step.body === undefined ? '' : ` ${step.body}`}`,
-        )} | ${step.status === undefined ? 'no answer' : cell(`${step.status} ${step.answer ?? ''}`.slice(0, 300))} |`,
+    ...(evidence.svg
+      ? [`![${id}: the history as a timeline, one lane per client](${timelineFile(id)})`, '']
+      : []),
+    `| ${table.head.join(' | ')} |`,
+    `|${table.head.map(() => '---|').join('')}`,
+    // The answer cut at 360 characters: summary.md is also GitHub's job summary, which has a size limit.
+    ...table.rows.map(
+      (row) =>
+        `| ${row.map((text, i) => cell(i === row.length - 1 ? text.slice(0, 360) : text)).join(' | ')} |`,
     ),
     '',
     ...fenced(evidence.script, 'sh'),
@@ -119,7 +125,7 @@ export function renderMarkdown(summary: Summary): string {
       '',
       `${summary.verdict}: ${count(summary.defects.length, 'defect')}, in ${count(inRules, 'rule')}`,
       '',
-      '| Defect | Level | What is wrong | Rules it fails |',
+      '| Defect | Level | What is wrong | Rules that met it (a SHOULD defect warns) |',
       '|---|---|---|---|',
     );
     for (const d of summary.defects)

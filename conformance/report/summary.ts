@@ -43,6 +43,11 @@ export interface RuleOutcome {
   /** What the rule's disagreements with the model were about (model/signature.ts): grouped into defects. */
   signatures?: Signature[];
   /**
+   * The SHOULD defects a MUST rule met beside its own verdict (the explorer's: a restart that lost the
+   * users): each a defect of its own that warns, never what the rule fails because of.
+   */
+  warned?: Signature[];
+  /**
    * The defect (`D1`) this rule fails because of, when an earlier rule already named it; for a rule
    * skipped as `could not check: …`, the lying reader's defect it could only be judged through.
    */
@@ -107,12 +112,22 @@ type Annotations = ReadonlyArray<{ type: string; description?: string }>;
  * concern (a SHOULD disagreement does not explain a MUST rule's failure), each once.
  */
 export function signaturesIn(annotations: Annotations, level: Level): Signature[] {
+  return annotated(annotations, (found) => !(found === 'SHOULD' && level === 'MUST'));
+}
+
+/** The SHOULD signatures of a MUST rule's annotations (`warned`): the ones `signaturesIn` leaves out. */
+export function warnedIn(annotations: Annotations, level: Level): Signature[] {
+  return level === 'MUST' ? annotated(annotations, (found) => found === 'SHOULD') : [];
+}
+
+/** The signatures of the `signature` annotations whose level `keep` takes, each once. */
+function annotated(annotations: Annotations, keep: (level: unknown) => boolean): Signature[] {
   const out = new Map<string, Signature>();
   for (const a of annotations) {
     if (a.type !== 'signature' || !a.description) continue;
     try {
       const { operation, aspect, seen, level: found } = JSON.parse(a.description);
-      if (found === 'SHOULD' && level === 'MUST') continue;
+      if (!keep(found)) continue;
       out.set(`${operation}|${aspect}|${seen}`, { operation, aspect, seen });
     } catch {}
   }

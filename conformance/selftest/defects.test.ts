@@ -2,7 +2,13 @@
  * The report's defects (report/defects.ts): failing rules grouped by signature, pure data in and out.
  */
 import { expect } from 'chai';
-import { defectsOf, type FailingRule } from '../report/defects.ts';
+import {
+  defectsOf,
+  type Evidence,
+  type FailingRule,
+  type HistoryStep,
+  historyTable,
+} from '../report/defects.ts';
 import { type RuleOutcome, withDefects } from '../report/summary.ts';
 
 const failed = (id: string, fields: Partial<FailingRule>): FailingRule => ({
@@ -72,6 +78,85 @@ describe('defects: failing rules grouped by signature', () => {
     expect([...defectsOf([...rules, failed('USR-COL-08', { signatures: [lost] })]).byRule]).to.deep.equal([
       ['USR-COL-08', 'D2'],
     ]);
+  });
+
+  it("a SHOULD defect a MUST rule met beside its verdict (the explorer's restart) is a defect that warns, whether the rule passed or failed", () => {
+    const lost = { operation: 'restart', aspect: 'state-change', seen: 'state not kept' } as const;
+    const other = { operation: 'write', aspect: 'other-record-touched', seen: 'another user' } as const;
+    const passed = defectsOf([{ id: 'EXP-SEQ-01', level: 'MUST', status: 'passed', warned: [lost] }]);
+    expect(passed.defects.map((d) => [d.id, d.level, d.rules])).to.deep.equal([
+      ['D1', 'SHOULD', ['EXP-SEQ-01']],
+    ]);
+    expect([...passed.byRule]).to.deep.equal([]);
+    const both = defectsOf([failed('EXP-SEQ-01', { signatures: [other], warned: [lost] })]);
+    expect(both.defects.map((d) => [d.signature.operation, d.level])).to.deep.equal([
+      ['restart', 'SHOULD'],
+      ['write', 'MUST'],
+    ]);
+    // Met by the hand-written SHOULD rule too: one defect, both rules.
+    const met = defectsOf([
+      failed('USR-COL-04', { level: 'SHOULD', signatures: [lost] }),
+      { id: 'EXP-SEQ-01', level: 'MUST', status: 'passed', warned: [lost] },
+    ]);
+    expect(met.defects.map((d) => [d.level, d.rules])).to.deep.equal([
+      ['SHOULD', ['USR-COL-04', 'EXP-SEQ-01']],
+    ]);
+  });
+
+  it("a race's history table says who sent each step, and its place in the order of the calls and of the answers", () => {
+    const step = (n: number, call: number, ret: number, fields: Partial<HistoryStep> = {}): HistoryStep => ({
+      n,
+      method: 'PUT',
+      url: 'http://h/UserService/users',
+      body: `id=${n}`,
+      status: 200,
+      answer: '<result>success</result>',
+      call,
+      ret,
+      ...fields,
+    });
+    const race: Evidence = {
+      signature: 'write | lost-update | a write answered success was lost',
+      expected: '',
+      script: '',
+      history: [
+        step(1, 0, 5, { client: 8, part: 'before', returned: 1 }),
+        step(2, 10, 40, { client: 0, returned: 3 }),
+        step(3, 11, 20, { client: 1, returned: 2, otherId: true }),
+        step(4, 12, Number.POSITIVE_INFINITY, {
+          client: 1,
+          relaxed: true,
+          status: undefined,
+          answer: undefined,
+        }),
+        step(5, 50, 51, { client: 8, part: 'after', method: 'GET', body: undefined, returned: 4 }),
+      ],
+    };
+    const table = historyTable(race);
+    expect(table.head).to.deep.equal([
+      '# (order of calls)',
+      'sent by',
+      'order of answers',
+      'sent (ms)',
+      'answered (ms)',
+      'request',
+      'answer',
+    ]);
+    expect(table.rows.map((r) => r.slice(0, 3).concat(r.at(-1) as string))).to.deep.equal([
+      ['1', 'before the race', '1', '200 <result>success</result>'],
+      ['2', 'client 0', '3', '200 <result>success</result>'],
+      [
+        '3',
+        'client 1 (another id, overlapping: not in the minimal history)',
+        '2',
+        '200 <result>success</result>',
+      ],
+      ['4', 'client 1', 'no answer', '(answer set aside: may take effect any time after its call) no answer'],
+      ['5', 'read after the race', '4', '200 <result>success</result>'],
+    ]);
+    // A sequence has no senders: its order of answers is that of its calls.
+    const sequence = historyTable({ ...race, history: [step(1, 0, 1)] });
+    expect(sequence.head).to.deep.equal(['#', 'sent (ms)', 'answered (ms)', 'request', 'answer']);
   });
 
   it('a passing rule, and an INFO rule that failed, make no defect', () => {

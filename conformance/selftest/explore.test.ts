@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import { type AppOperation, absentId, appSequenceSource, NOTHING_CREATED } from '../explore/apps.ts';
 import { send } from '../explore/client.ts';
 import { judgeRound, type Recorded } from '../explore/concurrent.ts';
+import type { ShownExchange } from '../explore/defect.ts';
 import { diagnose } from '../explore/diagnose.ts';
 import { type ExploreOptions, explore } from '../explore/explore.ts';
 import { drain, sequenceSource, stateCheck } from '../explore/generate.ts';
@@ -35,7 +36,7 @@ import { shrink, simpler } from '../explore/shrink.ts';
 import { FILL_BIG, FILL_SMALL, fillCount, freshPool, idClass, ownedPool } from '../explore/values.ts';
 import { checkHistory, type HistoryOp, minimalWitness, type SequentialModel } from '../model/order.ts';
 import type { Summary } from '../report/summary.ts';
-import { type Instance, startCommandInstance } from '../support/target.ts';
+import { freePort, type Instance, startCommandInstance } from '../support/target.ts';
 import { suiteEnv } from './suite-env.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -368,6 +369,53 @@ describe('explorer: generator, shrinker, model (pure)', () => {
       { kind: 'GET', id: { slot: 1, writing: 'plain' } },
       { kind: 'GET', id: { slot: 3, writing: 'plain' } },
     ]);
+  });
+
+  it('shrinks to a 1-minimal sequence: no single step (a restart too) of the result can go, whatever the failure needs', async () => {
+    const step = fc.oneof(
+      fc
+        .integer({ min: 0, max: 4 })
+        .map((slot): Operation => ({ kind: 'GET', id: { slot, writing: 'plain' } })),
+      fc.constant<Operation>({ kind: 'RESTART' }),
+      fc.constant<Operation>({ kind: 'LIST' }),
+    );
+    const tag = (o: Operation) => (o.kind === 'GET' ? `G${o.id.slot}` : o.kind === 'RESTART' ? 'R' : 'L');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.constantFrom('G0', 'G1', 'G2', 'R', 'L'), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        async (ops, pattern, even) => {
+          // Fails when the steps hold `pattern` in order (a restart between a write and a read, say), and,
+          // with `even`, an even number of steps: not monotone, so dropping chunks alone leaves steps behind.
+          const fails = async (c: readonly Operation[]) => {
+            let at = 0;
+            for (const o of c) if (tag(o) === pattern[at]) at++;
+            return at === pattern.length && (!even || c.length % 2 === 0);
+          };
+          if (!(await fails(ops))) return;
+          const shrunk = await shrink(ops, fails, { attempts: 10_000, deadline: Date.now() + 10_000 });
+          expect(await fails(shrunk.ops)).to.equal(true);
+          expect(shrunk.minimal).to.equal(true);
+          for (let at = 0; at < shrunk.ops.length; at++)
+            expect(
+              await fails([...shrunk.ops.slice(0, at), ...shrunk.ops.slice(at + 1)]),
+              `step ${at + 1}`,
+            ).to.equal(false);
+        },
+      ),
+      { seed: 45, numRuns: 300 },
+    );
+  });
+
+  it('says when the shrinking budget ran out before the sequence was 1-minimal', async () => {
+    const ops: Operation[] = Array.from({ length: 20 }, () => ({ kind: 'RESTART' }));
+    const fails = async (c: readonly Operation[]) => c.length > 0;
+    const cut = await shrink(ops, fails, { attempts: 3, deadline: Date.now() + 10_000 });
+    expect(cut.attempts).to.equal(3);
+    expect(cut.minimal).to.equal(false);
+    const whole = await shrink(ops, fails, { attempts: 500, deadline: Date.now() + 10_000 });
+    expect([whole.ops.length, whole.minimal]).to.deep.equal([1, true]);
   });
 
   it('holds an implementation to its refusal of an id writing: refused by GET, accepted by DELETE', () => {
@@ -848,6 +896,42 @@ describe('explorer: against the self-test implementation', function () {
       }),
     );
 
+  it('a replay with a restart starts the implementation by its start command and restarts it, same port and data: the loss shows again', async () => {
+    const at = 'http://127.0.0.1:1';
+    const exchange = (n: number, method: string, url: string, extra: Partial<ShownExchange> = {}) => ({
+      n,
+      method,
+      url: `${at}${url}`,
+      headers: {},
+      call: n,
+      ret: n + 1,
+      ...extra,
+    });
+    const exchanges: ShownExchange[] = [
+      exchange(1, 'GET', '/UserService/users'),
+      exchange(2, 'PUT', '/UserService/users', {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'id=5&name=n&profession=p',
+      }),
+      exchange(3, 'GET', '/UserService/users', { restart: true }),
+    ];
+    const replayOf = (defect: string | undefined) =>
+      script({ id: 'E1', title: 't', seed: 1, phase: 'sequential', exchanges }, at, 'a fresh instance', {
+        command: command(defect),
+        cwd: here,
+      });
+    const shell = replayOf('no-persistence');
+    // The port of the instance the explorer ran on is gone: the script names none of it.
+    expect(shell).to.not.include(at);
+    const run = async (text: string) =>
+      execFileSync('sh', ['-c', text], {
+        env: { ...process.env, PORT: String(await freePort()) },
+        encoding: 'utf8',
+      }).split('# 3 (after the restart)')[1] ?? '';
+    expect(await run(shell)).to.not.include('<id>5</id>');
+    expect(await run(replayOf(undefined))).to.include('<id>5</id>');
+  });
+
   it('finds nothing wrong with the correct implementation', async () => {
     const result = await run(undefined, 4000, 11);
     expect(result.defects.map((d) => d.title)).to.deep.equal([]);
@@ -973,7 +1057,7 @@ describe('explorer: against the self-test implementation', function () {
     expect(defect?.confirmed).to.match(/^failed again on a fresh instance/);
     expect(defect?.exchanges.at(-1)?.restart).to.equal(true);
     expect(defect?.script).to.match(
-      /\n# restart the implementation here[^\n]*\necho '# \d+' '\(after the restart\)'; curl /,
+      /\n# restart the implementation here[^\n]*\n[^\n]*restart[^\n]*\necho '# \d+' '\(after the restart\)'; curl /,
     );
     expect(result.stats.restarts).to.be.greaterThan(0);
   });

@@ -11,7 +11,7 @@ import { newSeed } from '../explore/prng.ts';
 import { text } from '../explore/render.ts';
 import { setting } from '../support/options.mjs';
 import { type RuleContext, rule, test } from '../support/rule.ts';
-import { resolvedTarget, startFreshInstance } from '../support/target.ts';
+import { commandCwd, resolvedTarget, startFreshInstance } from '../support/target.ts';
 
 const BUDGET_MS = Number(setting('CONFORMANCE_EXPLORE_MS'));
 const CLIENTS = Number(setting('CONFORMANCE_EXPLORE_CLIENTS'));
@@ -33,7 +33,12 @@ async function run(ctx: RuleContext, phase: 'sequential' | 'concurrent'): Promis
     stopAtFirst: STOP_AT_FIRST,
     targets: {
       shared: target.baseUrl,
-      ...(target.noFreshReason ? {} : { fresh: () => startFreshInstance(warn) }),
+      ...(target.noFreshReason
+        ? {}
+        : {
+            fresh: () => startFreshInstance(warn),
+            launch: { command: setting('CONFORMANCE_START_COMMAND') as string, cwd: commandCwd() },
+          }),
     },
   });
   const s = result.stats;

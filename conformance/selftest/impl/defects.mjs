@@ -218,6 +218,19 @@ export const DEFECTS = {
     caughtBy: ['EXP-CONC-01'],
     env: EXPLORER_ONLY,
   },
+  // Server errors under concurrent writes (issue 45): for a moment, or for good; titled by what later reads show.
+  'write-busy-500': {
+    wrong:
+      'a write that arrives while another is under way answers 500 and changes nothing; later requests are served',
+    caughtBy: ['EXP-CONC-01'],
+    env: EXPLORER_ONLY,
+  },
+  'store-broken-by-race': {
+    wrong:
+      'a write that arrives while another is under way breaks the store: it and every later request answer 500',
+    caughtBy: ['EXP-CONC-01'],
+    env: EXPLORER_ONLY,
+  },
   'write-lost-racing-create': {
     wrong:
       'a PUT writes back a copy of the collection taken before a pause: a POST or DELETE of another id meanwhile is lost',

@@ -250,7 +250,30 @@ async function handleApps(req, res, parts) {
  * that a read right after a change meets it however loaded the machine: it was 2 s).
  */
 let listCache;
+/**
+ * write-busy-500, store-broken-by-race: each write takes WRITE_MS; one that arrives while another is under
+ * way answers 500 and changes nothing: for that moment only (write-busy-500), or leaving the store broken,
+ * every later request of the users answered 500 (store-broken-by-race).
+ */
+const WRITE_MS = 20;
+let writesUnderWay = 0;
+let storeBroken = false;
 async function handleUsers(req, res, id) {
+  if (has('store-broken-by-race') && storeBroken) return send(res, 500, 'text/plain', 'store unreadable');
+  if (!(has('write-busy-500') || has('store-broken-by-race')) || READS.has(req.method))
+    return handleUsersAlone(req, res, id);
+  const overlapped = writesUnderWay > 0;
+  writesUnderWay++;
+  try {
+    await sleep(WRITE_MS);
+    if (!overlapped) return await handleUsersAlone(req, res, id);
+    if (has('store-broken-by-race')) storeBroken = true;
+    return send(res, 500, 'text/plain', 'concurrent write');
+  } finally {
+    writesUnderWay--;
+  }
+}
+async function handleUsersAlone(req, res, id) {
   const store = has('whole-state-rewrite') ? await readWhole() : load();
   const change = (entry) => save(store, entry);
   if (has('default-user-recreated') && store.size === 0 && (req.method === 'GET' || req.method === 'HEAD')) {
