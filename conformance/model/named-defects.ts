@@ -98,6 +98,20 @@ export const NAMED_DEFECTS = {
     signature: { operation: 'GET list', aspect: 'state-change', seen: 'shows a deleted user' },
     title: 'GET list still shows users that DELETE removed',
   },
+  /** A lying reader (model/readers.ts): the list answered before a change is answered again after it. */
+  listStale: {
+    signature: {
+      operation: 'GET list',
+      aspect: 'state-change',
+      seen: 'stale: leaves out users just written',
+    },
+    title: 'GET list answers a stale list: users just written are missing from it',
+  },
+  /** A lying reader (model/readers.ts): the list leaves out users whose ids are longer than the others'. */
+  listMissesLongIds: {
+    signature: { operation: 'GET list', aspect: 'state-change', seen: 'leaves out users with long ids' },
+    title: 'GET list leaves out users with long ids, where it lists users with shorter ones',
+  },
   /** A lying reader (model/readers.ts): HEAD of the list answers another status than GET of it. */
   headListStatus: {
     signature: { operation: 'HEAD list', aspect: 'status', seen: 'not the status of GET' },

@@ -534,8 +534,36 @@ describe('the executable model of the spec', () => {
       );
     });
 
-    it('names no reader for a list that leaves out a user (another defect, judged by the rules as before)', () => {
-      expect(named(answers({ listed: [] }))).to.deep.equal([]);
+    describe('a list that leaves out users GET by id serves', () => {
+      const long = { id: '1000000011', name: 'l', profession: 'p' };
+      const first = { id: '1', name: 'Ada', profession: 'Analyst' };
+      const leaving = (listed: ReaderAnswers['listed'], listedBefore?: ReaderAnswers['listed']) =>
+        answers({
+          expected: { '11': kept, [long.id]: long, '12': null },
+          byId: { '11': kept, [long.id]: long, '12': null },
+          listed,
+          ...(listedBefore ? { listedBefore } : {}),
+        });
+
+      it('names the list stale when it answers the list it answered before the writes', () => {
+        expect(named(leaving([first], [first]))).to.deep.equal([
+          'GET list: GET list | state-change | stale: leaves out users just written',
+        ]);
+      });
+
+      it('names the list for long ids when it leaves out the longer ids only', () => {
+        expect(named(leaving([first, kept], [first]))).to.deep.equal([
+          'GET list: GET list | state-change | leaves out users with long ids',
+        ]);
+      });
+
+      it('names no reader when the omission shows neither cause (judged by the rules as before)', () => {
+        // The shorter id left out, the longer one shown.
+        expect(named(leaving([first, long], [first]))).to.deep.equal([]);
+        // Everything left out, but the list changed since the writes began.
+        expect(named(leaving([], [first]))).to.deep.equal([]);
+        expect(named(answers({ listed: [] }))).to.deep.equal([]);
+      });
     });
   });
 });
