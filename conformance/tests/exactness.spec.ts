@@ -1,7 +1,7 @@
 // Consequences along the exactness axis (docs/coverage.md): what is stored is what was sent.
 import { expect } from '@playwright/test';
 import { type Reply, resultOf, show } from '../support/http.ts';
-import { changedAnother, step } from '../support/judged-users.ts';
+import { changedAnother, observeUser, step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectStored, givenUpdatedUser, givenUser, newUser, ownId } from '../support/users.ts';
 
@@ -55,6 +55,9 @@ test(
       if (!(read?.name === swapped.name && read.profession === swapped.profession))
         if (await changedAnother(ctx.api, swapped, posted)) return;
       await expectStored(ctx.api, swapped, `after POST of ${JSON.stringify(swapped)}`);
+      // The POST went round the model (its own assertions judge it): the model takes the user as served,
+      // so that the next PUT's read-back does not take this user's change for its own.
+      await observeUser(ctx.api, user.id);
     }
   }),
 );
