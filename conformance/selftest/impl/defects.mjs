@@ -344,8 +344,14 @@ export const SINGLES = {
  * the seeded sample leaves out every combination holding one of these; SELFTEST_PAIRS=all runs them too.
  * - POST that creates beside PUT that stores nothing: the rules' set-up falls back to POST, which
  *   creates, and the report adds `POST (unknown id) | result-word | success` and a lost update.
+ * - PUT that overwrites beside PUT that stores nothing: no user can be created, so a PUT of an existing
+ *   id is never met and the overwrite never shows (1 of the 2 defects, USR-PUT-03 and USR-PUT-04 could
+ *   not check for the other, measured): masking, not a false defect.
  */
-export const NOT_YET_UNION = [['post-creates', 'put-success-not-stored']];
+export const NOT_YET_UNION = [
+  ['post-creates', 'put-success-not-stored'],
+  ['put-overwrites', 'put-success-not-stored'],
+];
 
 /**
  * Implementations written elsewhere: in Python, from docs/SPEC.md alone, by someone who did not read the
