@@ -88,6 +88,14 @@ export const NAMED_DEFECTS = {
       seen: 'the default user comes back',
     },
   },
+  /**
+   * SVC-7: a write's user stored with "+" for each space its form sent (a space is written "+" in a
+   * form): the form decoder's cause, for PUT and POST alike, named once (model/effects.ts).
+   */
+  formPlusKept: {
+    signature: { operation: 'form', aspect: 'state-change', seen: '"+" stored, not read as a space' },
+    title: 'form decoding keeps "+" instead of reading it as a space',
+  },
   /** A lying reader (model/readers.ts): GET by id serves another user than the one its id names. */
   getServesAnotherUser: {
     signature: { operation: 'GET by id', aspect: 'state-change', seen: 'serves another user' },

@@ -274,6 +274,24 @@ describe('the executable model of the spec', () => {
     ]);
   });
 
+  it('a write whose user is stored with "+" for each space sent is the form decoder, for PUT and POST alike', () => {
+    const put = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'Jean Paul', profession: 'a b' } });
+    const plus = { id: '7', name: 'Jean+Paul', profession: 'a+b' };
+    const found = (state: typeof put.state, expected: typeof put.expected, back: typeof plus) =>
+      judgeWrite(state, expected, ideal(expected), [], { '7': back }).map((d) => signatureKey(d.signature));
+    expect(found(sharedState(), put.expected, plus)).to.deep.equal([
+      'form | state-change | "+" stored, not read as a space',
+    ]);
+    const post = apply(put.state, { kind: 'post', user: { id: 7, name: 'x y', profession: 'z' } });
+    expect(found(put.state, post.expected, { id: '7', name: 'x+y', profession: 'z' })).to.deep.equal([
+      'form | state-change | "+" stored, not read as a space',
+    ]);
+    // Other text: other fields, as before.
+    expect(
+      found(sharedState(), put.expected, { id: '7', name: 'JeanPaul', profession: 'a b' }),
+    ).to.deep.equal(['PUT (new id) | state-change | other fields']);
+  });
+
   it('a DELETE that empties the collection and brings the default user back is that defect, whichever user it removed', () => {
     let state = apply(initialState(), { kind: 'list' }).state;
     state = apply(state, { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } }).state;

@@ -100,8 +100,8 @@ export const DEFECTS = {
   'form-plus-literal': {
     wrong: 'form decoding keeps "+" instead of a space',
     caughtBy: ['USR-FORM-01'],
-    // USR-EXACT-01's spaces too, judged by the model alike.
-    whole: ['PUT (new id) | state-change | other fields'],
+    // USR-EXACT-01's spaces too, judged by the model alike (model/effects.ts plusKept).
+    whole: ['form | state-change | "+" stored, not read as a space'],
   },
   'latin1-output': {
     wrong: 'answers are encoded in ISO-8859-1 while declaring UTF-8',
