@@ -141,7 +141,14 @@ export function judgeWrite(
           return [...out, ...others(before, after, expected, readBack)];
         }
       }
-      if (effectWrong)
+      if (effectWrong && sent && plusKept(sent, readBack[own] ?? null))
+        out.push(
+          named(
+            'formPlusKept',
+            `${where} ${said}; user ${own} is served as ${showUser(readBack[own] ?? undefined)}: each space sent, written "+" in the form, is stored as "+"`,
+          ),
+        );
+      else if (effectWrong)
         out.push(disagreement(where, 'state-change', effect, `${where} ${said}; ${effectText(effect, own)}`));
     }
   }
@@ -154,6 +161,20 @@ export function judgeWrite(
     else out.push(d);
   }
   return [...out, ...others(before, after, expected, readBack)];
+}
+
+/**
+ * Whether `seen` is `sent` with each space a "+": a form decoder that does not read "+" as a space
+ * (a space is written "+" in a form), the cause of the fields' difference rather than another text.
+ */
+function plusKept(sent: ModelUser, seen: SeenUser | null): boolean {
+  const plus = (text: string | undefined) => text?.replace(/ /g, '+');
+  return (
+    !!seen &&
+    !sameUser(sent, seen) &&
+    seen.name === plus(sent.name) &&
+    seen.profession === plus(sent.profession)
+  );
 }
 
 /**

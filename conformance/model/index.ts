@@ -48,7 +48,14 @@ export {
   validUtf8,
 } from './observe.ts';
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
-export { type Liar, listShows, lyingReaders, type Reader, type ReaderAnswers } from './readers.ts';
+export {
+  type Liar,
+  listShows,
+  lyingReaders,
+  type Reader,
+  type ReaderAnswers,
+  type ReaderDefect,
+} from './readers.ts';
 export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';
 export {
   canonicalId,

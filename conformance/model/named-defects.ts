@@ -99,6 +99,14 @@ export const NAMED_DEFECTS = {
       seen: 'the default user comes back',
     },
   },
+  /**
+   * SVC-7: a write's user stored with "+" for each space its form sent (a space is written "+" in a
+   * form): the form decoder's cause, for PUT and POST alike, named once (model/effects.ts).
+   */
+  formPlusKept: {
+    signature: { operation: 'form', aspect: 'state-change', seen: '"+" stored, not read as a space' },
+    title: 'form decoding keeps "+" instead of reading it as a space',
+  },
   /** A lying reader (model/readers.ts): GET by id serves another user than the one its id names. */
   getServesAnotherUser: {
     signature: { operation: 'GET by id', aspect: 'state-change', seen: 'serves another user' },
@@ -108,6 +116,20 @@ export const NAMED_DEFECTS = {
   listShowsDeleted: {
     signature: { operation: 'GET list', aspect: 'state-change', seen: 'shows a deleted user' },
     title: 'GET list still shows users that DELETE removed',
+  },
+  /** A lying reader (model/readers.ts): the list answered before a change is answered again after it. */
+  listStale: {
+    signature: {
+      operation: 'GET list',
+      aspect: 'state-change',
+      seen: 'stale: leaves out users just written',
+    },
+    title: 'GET list answers a stale list: users just written are missing from it',
+  },
+  /** A lying reader (model/readers.ts): the list leaves out users whose ids are longer than the others'. */
+  listMissesLongIds: {
+    signature: { operation: 'GET list', aspect: 'state-change', seen: 'leaves out users with long ids' },
+    title: 'GET list leaves out users with long ids, where it lists users with shorter ones',
   },
   /** A lying reader (model/readers.ts): HEAD of the list answers another status than GET of it. */
   headListStatus: {

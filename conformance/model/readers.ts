@@ -1,8 +1,9 @@
 /**
  * Which reader lies (issue 45): the suite reads state through GET by id, the list and HEAD of the list,
  * and a rule judged through a reader that lies about the state blames the writes, or the other reader,
- * for it. Before the rules depend on them, a check (support/readers.ts) writes two users, removes one,
- * and reads them through every reader; this pure judgement names the reader that lies, if one does.
+ * for it. Before the rules depend on them, a check (support/readers.ts) reads the list, writes three
+ * users (ids of two lengths), removes one, and reads them through every reader; this pure judgement
+ * names the reader that lies, if one does, by the cause its answers show.
  *
  * Where the readers disagree, the model tells the liar: the reader that disagrees both with the other
  * reader and with the state the model expects lies. Where both disagree with the model the same way,
@@ -26,14 +27,22 @@ export interface ReaderAnswers {
   byId: Readonly<Record<string, SeenUser | null>>;
   /** The list's users; undefined when the list was not readable. */
   listed?: readonly SeenUser[];
+  /** The list's users before the check's writes (so that a cache has something to serve); undefined when not readable. */
+  listedBefore?: readonly SeenUser[];
   /** Statuses of GET and of HEAD of the list, sent one after the other. */
   listStatus: number;
   headStatus: number;
 }
 
+/** The defects of a lying reader, each named here and judged once by the check. */
+export type ReaderDefect = Extract<
+  DefectName,
+  'getServesAnotherUser' | 'listShowsDeleted' | 'listStale' | 'listMissesLongIds' | 'headListStatus'
+>;
+
 export interface Liar {
   reader: Reader;
-  defect: DefectName;
+  defect: ReaderDefect;
   /** The named defect, in the words of what the check saw. */
   found: Disagreement;
 }
@@ -97,5 +106,47 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
         ),
       });
   }
+  const leftOut = leavesOut(answers);
+  if (leftOut && !out.some((l) => l.reader === 'GET list')) out.push({ reader: 'GET list', ...leftOut });
   return out;
+}
+
+const digits = (id: string): number => id.replace(/^-/, '').length;
+const sameIds = (a: readonly SeenUser[], b: readonly SeenUser[]): boolean =>
+  a.length === b.length && a.every((u, i) => u.id === b[i]?.id);
+
+/**
+ * The list leaves out users written that GET by id serves as written, for a cause its answers show: it
+ * still answers the list it answered before the writes (stale), or it leaves out the users whose ids
+ * are longer than those of the ones it shows. A list that leaves out users otherwise is not named: the
+ * rules judge it as before.
+ */
+function leavesOut(answers: ReaderAnswers): Pick<Liar, 'defect' | 'found'> | undefined {
+  const { expected, byId, listed, listedBefore } = answers;
+  if (!listed) return undefined;
+  const served = Object.values(expected).filter(
+    (want): want is ModelUser => !!want && agrees(want, byId[want.id]),
+  );
+  const missing = served.filter((want) => !listed.some((u) => u.id === want.id));
+  const [first] = missing;
+  if (!first) return undefined;
+  if (listedBefore && sameIds(listed, listedBefore))
+    return {
+      defect: 'listStale',
+      found: named(
+        'listStale',
+        `GET list answers the list it answered before the writes (${listed.length} users), leaving out ${missing.map(showUser).join(', ')}, which GET by id serves as written`,
+      ),
+    };
+  const shown = served.filter((want) => listShows(listed, want.id, want));
+  const longestShown = Math.max(...shown.map((u) => digits(u.id)));
+  if (shown.length && missing.every((u) => digits(u.id) > longestShown))
+    return {
+      defect: 'listMissesLongIds',
+      found: named(
+        'listMissesLongIds',
+        `GET list leaves out ${showUser(first)} (an id of ${digits(first.id)} digits), which GET by id serves as written, and shows ${showUser(shown[0] as ModelUser)} (${longestShown} digits)`,
+      ),
+    };
+  return undefined;
 }

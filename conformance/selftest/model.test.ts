@@ -274,6 +274,24 @@ describe('the executable model of the spec', () => {
     ]);
   });
 
+  it('a write whose user is stored with "+" for each space sent is the form decoder, for PUT and POST alike', () => {
+    const put = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'Jean Paul', profession: 'a b' } });
+    const plus = { id: '7', name: 'Jean+Paul', profession: 'a+b' };
+    const found = (state: typeof put.state, expected: typeof put.expected, back: typeof plus) =>
+      judgeWrite(state, expected, ideal(expected), [], { '7': back }).map((d) => signatureKey(d.signature));
+    expect(found(sharedState(), put.expected, plus)).to.deep.equal([
+      'form | state-change | "+" stored, not read as a space',
+    ]);
+    const post = apply(put.state, { kind: 'post', user: { id: 7, name: 'x y', profession: 'z' } });
+    expect(found(put.state, post.expected, { id: '7', name: 'x+y', profession: 'z' })).to.deep.equal([
+      'form | state-change | "+" stored, not read as a space',
+    ]);
+    // Other text: other fields, as before.
+    expect(
+      found(sharedState(), put.expected, { id: '7', name: 'JeanPaul', profession: 'a b' }),
+    ).to.deep.equal(['PUT (new id) | state-change | other fields']);
+  });
+
   it('a DELETE that empties the collection and brings the default user back is that defect, whichever user it removed', () => {
     let state = apply(initialState(), { kind: 'list' }).state;
     state = apply(state, { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } }).state;
@@ -534,8 +552,36 @@ describe('the executable model of the spec', () => {
       );
     });
 
-    it('names no reader for a list that leaves out a user (another defect, judged by the rules as before)', () => {
-      expect(named(answers({ listed: [] }))).to.deep.equal([]);
+    describe('a list that leaves out users GET by id serves', () => {
+      const long = { id: '1000000011', name: 'l', profession: 'p' };
+      const first = { id: '1', name: 'Ada', profession: 'Analyst' };
+      const leaving = (listed: ReaderAnswers['listed'], listedBefore?: ReaderAnswers['listed']) =>
+        answers({
+          expected: { '11': kept, [long.id]: long, '12': null },
+          byId: { '11': kept, [long.id]: long, '12': null },
+          listed,
+          ...(listedBefore ? { listedBefore } : {}),
+        });
+
+      it('names the list stale when it answers the list it answered before the writes', () => {
+        expect(named(leaving([first], [first]))).to.deep.equal([
+          'GET list: GET list | state-change | stale: leaves out users just written',
+        ]);
+      });
+
+      it('names the list for long ids when it leaves out the longer ids only', () => {
+        expect(named(leaving([first, kept], [first]))).to.deep.equal([
+          'GET list: GET list | state-change | leaves out users with long ids',
+        ]);
+      });
+
+      it('names no reader when the omission shows neither cause (judged by the rules as before)', () => {
+        // The shorter id left out, the longer one shown.
+        expect(named(leaving([first, long], [first]))).to.deep.equal([]);
+        // Everything left out, but the list changed since the writes began.
+        expect(named(leaving([], [first]))).to.deep.equal([]);
+        expect(named(answers({ listed: [] }))).to.deep.equal([]);
+      });
     });
   });
 });

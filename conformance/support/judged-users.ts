@@ -188,9 +188,14 @@ export interface Step {
 
 /**
  * Sends one section A operation, judges the answer and, for a write, the state read back afterwards;
- * records what disagrees; goes on from the state observed.
+ * records what disagrees; goes on from the state observed. `features`: the input is one the spec lets
+ * an implementation refuse (model/held.ts): a refusal changes nothing and is no finding.
  */
-export async function step(api: Api, op: Operation, options: { form?: string } = {}): Promise<Step> {
+export async function step(
+  api: Api,
+  op: Operation,
+  options: { form?: string; features?: readonly string[] } = {},
+): Promise<Step> {
   const model = modelOf(api.log);
   const held = model.held(api.baseUrl);
   const before = held.state;
@@ -205,11 +210,17 @@ export async function step(api: Api, op: Operation, options: { form?: string } =
       return { reply, observed: seen, found: [broken] };
     }
   }
-  const judged = stepHeld(held, op, seen);
+  const judged = stepHeld(held, op, seen, options.features ? { features: options.features } : {});
   const { expected } = judged;
   const next = judged.held.state;
   model.choices = judged.held.choices;
   const word = seen.body.kind === 'result' ? seen.body.word : undefined;
+  // An input refused where the spec lets it be: nothing changed, nothing to read back.
+  if (judged.refused) {
+    model.add(judged.disagreements, reply);
+    model.setState(api.baseUrl, next);
+    return { reply, observed: seen, ...(word === undefined ? {} : { word }), found: judged.disagreements };
+  }
   // A read through a reader known to lie (support/readers.ts): what it shows of the users is its lie,
   // judged once by the check; its answer's form is still judged, and the model goes on from its own state.
   if ((op.kind === 'list' && lying('GET list')) || (op.kind === 'get' && lying('GET by id'))) {
@@ -293,12 +304,28 @@ async function confirmLost(
 
 /**
  * After a restart: the list is read and judged against the state before it (model judgeRestart), and
- * the rule goes on from the users it shows.
+ * the rule goes on from the users it shows. When the list is known to lie about the users it holds
+ * (support/readers.ts), each user the model knows is read by GET by id instead: what the restart lost
+ * is judged, not what it brought back (a user unknown to the model is not seen so).
  */
 export async function restarted(api: Api): Promise<void> {
   const model = modelOf(api.log);
   const before = model.state(api.baseUrl);
   if (!before.collection) return;
+  if (lying('GET list')) {
+    const back: Record<string, SeenUser | null> = {};
+    let lost: Reply | undefined;
+    for (const [id, user] of Object.entries(before.users)) {
+      const reply = await api.get(`/UserService/users/${id}`);
+      const served = servedUser(observed(reply));
+      back[id] = served?.id === id ? served : null;
+      if (!sameUser(user, back[id])) lost ??= reply;
+    }
+    const kept = Object.values(back).filter((u): u is SeenUser => !!u);
+    if (lost) model.add(judgeRestart({ ...before, complete: false }, kept), lost);
+    model.setState(api.baseUrl, observeUsers(before, back));
+    return;
+  }
   const reply = await api.get('/UserService/users');
   const seen = observed(reply);
   if (reply.status < 200 || reply.status > 299 || seen.body.kind !== 'users') return;

@@ -1,8 +1,9 @@
 /**
  * Which reader lies, established once per worker before the rules depend on the readers (issue 45):
- * two users are written and one of them removed, on an instance of the check's own when the suite can
- * start one (else on the target: the users are the check's own, removed after it), and read back
- * through GET by id, the list and HEAD of the list. model/readers.ts names the reader that lies.
+ * the list is read, three users are written (one with a shorter id than the suite's) and one of them
+ * removed, on an instance of the check's own when the suite can start one (else on the target: the
+ * users are the check's own, removed after it), and read back through GET by id, the list and HEAD of
+ * the list. model/readers.ts names the reader that lies.
  *
  * Once one lies, the rules read state through the one that does not (support/judged-users.ts readBack,
  * Api.readUser, support/users.ts expectStored/expectAbsent); the rule about that reader fails with the
@@ -16,6 +17,7 @@ import {
   lyingReaders,
   NAMED_DEFECTS,
   type Reader,
+  type ReaderDefect,
   type SeenUser,
   servedUser,
   servedUsers,
@@ -27,11 +29,14 @@ import { observed } from './judged.ts';
 import { liars, setLiars } from './liars.ts';
 import { resolvedTarget, startFreshInstance } from './target.ts';
 
-/** The rule that is about each reader: it fails with the reader's defect. */
-export const OWN_RULE: Record<Reader, string> = {
-  'GET by id': 'USR-GET-01',
-  'GET list': 'USR-LIST-02',
-  'HEAD list': 'USR-HEAD-02',
+/** The rule that is about each lying reader's defect: it fails with that defect. */
+export const OWN_RULE: Record<ReaderDefect, string> = {
+  getServesAnotherUser: 'USR-GET-01',
+  listShowsDeleted: 'USR-LIST-02',
+  listMissesLongIds: 'USR-LIST-02',
+  // A read right after a change is what the freshness rule is about.
+  listStale: 'USR-FRESH-01',
+  headListStatus: 'USR-HEAD-02',
 };
 
 /** The answer of the reader that showed each liar. */
@@ -40,7 +45,7 @@ let checked: Promise<void> | undefined;
 
 /** The liar whose rule `ruleId` is (OWN_RULE), with the answer that showed it. */
 export function ownLiar(ruleId: string): { found: Liar['found']; reply: Reply } | undefined {
-  const liar = liars().find((l) => OWN_RULE[l.reader] === ruleId);
+  const liar = liars().find((l) => OWN_RULE[l.defect] === ruleId);
   const reply = liar && replies.get(liar.reader);
   return liar && reply ? { found: liar.found, reply } : undefined;
 }
@@ -76,12 +81,19 @@ async function runCheck(request: APIRequestContext): Promise<Array<Liar & { repl
   const instance = target.noFreshReason ? undefined : await startFreshInstance().catch(() => undefined);
   try {
     const api = new Api(request, instance?.url ?? target.baseUrl);
-    const users = [0, 1].map(() => ({
-      id: randomId(),
+    // The list before the writes: a list that caches its answer serves this one again after them.
+    const listedBefore = servedUsers(observed(await api.get('/UserService/users')));
+    const taken = new Set(listedBefore?.map((u) => u.id));
+    // A user with a shorter id than the suite's: a list that leaves out long ids still shows this one.
+    let shortId = 0;
+    do shortId = 100_000_000 + Math.floor(Math.random() * 900_000_000);
+    while (taken.has(String(shortId)));
+    const users = [randomId(), shortId, randomId()].map((id) => ({
+      id,
       name: randomText('readers-name'),
       profession: randomText('readers-prof'),
     }));
-    const [kept, removed] = users as [(typeof users)[0], (typeof users)[0]];
+    const [kept, short, removed] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
     try {
       for (const user of users) await api.put(user);
       await api.del(removed.id);
@@ -101,11 +113,12 @@ async function runCheck(request: APIRequestContext): Promise<Array<Liar & { repl
       const listed = servedUsers(observed(list));
       const found = lyingReaders({
         expected: {
-          [String(kept.id)]: { id: String(kept.id), name: kept.name, profession: kept.profession },
+          ...Object.fromEntries([kept, short].map((u) => [String(u.id), { ...u, id: String(u.id) }])),
           [String(removed.id)]: null,
         },
         byId,
         ...(listed ? { listed } : {}),
+        ...(listedBefore ? { listedBefore } : {}),
         listStatus: list.status,
         headStatus: head.status,
       });

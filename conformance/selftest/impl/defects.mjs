@@ -32,6 +32,7 @@ export const DEFECTS = {
   'put-overwrites': {
     wrong: 'PUT of an existing id replaces the user and answers success',
     caughtBy: ['USR-PUT-03', 'USR-PUT-04'],
+    whole: ['PUT | state-change | does what POST does'],
   },
   'post-creates': {
     wrong: 'POST of an unknown id creates the user',
@@ -88,13 +89,20 @@ export const DEFECTS = {
   'list-misses-long-ids': {
     wrong: 'GET list leaves out users whose id has ten digits or more',
     caughtBy: ['USR-LIST-02'],
+    // A lying reader (model/readers.ts): the rules read through GET by id, the rest could not check.
+    whole: ['GET list | state-change | leaves out users with long ids'],
   },
   'xml-text-plain': {
     wrong: 'XML answers are labelled text/plain',
     caughtBy: ['USR-XML-01'],
     whole: ['XML answer | media-type | text/plain'],
   },
-  'form-plus-literal': { wrong: 'form decoding keeps "+" instead of a space', caughtBy: ['USR-FORM-01'] },
+  'form-plus-literal': {
+    wrong: 'form decoding keeps "+" instead of a space',
+    caughtBy: ['USR-FORM-01'],
+    // USR-EXACT-01's spaces too, judged by the model alike (model/effects.ts plusKept).
+    whole: ['form | state-change | "+" stored, not read as a space'],
+  },
   'latin1-output': {
     wrong: 'answers are encoded in ISO-8859-1 while declaring UTF-8',
     caughtBy: ['USR-XML-03'],
@@ -159,6 +167,8 @@ export const DEFECTS = {
   'stale-list': {
     wrong: 'GET list answers the list rendered last for 60 s after a change',
     caughtBy: ['USR-FRESH-01'],
+    // A lying reader (model/readers.ts), USR-FRESH-01's defect: the rules read through GET by id.
+    whole: ['GET list | state-change | stale: leaves out users just written'],
   },
   // Section B under races.
   'domain-delete-race-202': {
@@ -347,8 +357,14 @@ export const SINGLES = {
  * the seeded sample leaves out every combination holding one of these; SELFTEST_PAIRS=all runs them too.
  * - POST that creates beside PUT that stores nothing: the rules' set-up falls back to POST, which
  *   creates, and the report adds `POST (unknown id) | result-word | success` and a lost update.
+ * - PUT that overwrites beside PUT that stores nothing: no user can be created, so a PUT of an existing
+ *   id is never met and the overwrite never shows (1 of the 2 defects, USR-PUT-03 and USR-PUT-04 could
+ *   not check for the other, measured): masking, not a false defect.
  */
-export const NOT_YET_UNION = [['post-creates', 'put-success-not-stored']];
+export const NOT_YET_UNION = [
+  ['post-creates', 'put-success-not-stored'],
+  ['put-overwrites', 'put-success-not-stored'],
+];
 
 /**
  * Implementations written elsewhere: in Python, from docs/SPEC.md alone, by someone who did not read the
