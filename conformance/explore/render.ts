@@ -138,7 +138,8 @@ export function script(
   if (d.phase === 'sequential')
     return `${[...head, ...scriptLines(d.exchanges, base, true, launch !== undefined)].join('\n')}\n`;
   // The same lines (a create's id kept in a variable the later paths use), placed in lanes below.
-  const lineOf = new Map(d.exchanges.map((e, i) => [e, scriptLines(d.exchanges, base, false)[i] as string]));
+  const lines = scriptLines(d.exchanges, base, false);
+  const lineOf = new Map(d.exchanges.map((e, i) => [e, lines[i] as string]));
   const curl = (e: ShownExchange) => (lineOf.get(e) ?? `${curlOf(e, base)}; echo`).replace(/^echo; /, '');
   const lanes = new Map<number, ShownExchange[]>();
   // The writes before the round are sent once, before the clients start: not again in a lane.

@@ -83,8 +83,7 @@ async function readBack(
       model.add([unreadable('GET by id', seen.body.problem)], reply);
       continue;
     }
-    const user = servedUser(seen);
-    byId[id] = user && user.id === id ? user : null;
+    byId[id] = servedWithId(seen, id);
   }
   if (listLies) {
     // Every user the model knows by GET by id: the list does not tell a removed user from a kept one.
@@ -151,10 +150,15 @@ async function readBack(
 /** What a read's disagreements say of the users it shows (not of its answer's form). */
 const SHOWN_STATE = new Set<string>(['state-change', 'default-user', 'other-record-touched']);
 
+/** The user an answer of GET by id serves, when it has the id asked for; else null. */
+function servedWithId(seen: Observed, id: string): SeenUser | null {
+  const user = servedUser(seen);
+  return user && user.id === id ? user : null;
+}
+
 /** The user GET by id serves with that id, else null. */
 async function servedById(api: Api, id: string): Promise<SeenUser | null> {
-  const user = servedUser(observed(await api.get(`/UserService/users/${id}`)));
-  return user && user.id === id ? user : null;
+  return servedWithId(observed(await api.get(`/UserService/users/${id}`)), id);
 }
 
 /** readBack when GET by id lies: every user as the list shows it. */
@@ -317,8 +321,7 @@ export async function restarted(api: Api): Promise<void> {
     let lost: Reply | undefined;
     for (const [id, user] of Object.entries(before.users)) {
       const reply = await api.get(`/UserService/users/${id}`);
-      const served = servedUser(observed(reply));
-      back[id] = served?.id === id ? served : null;
+      back[id] = servedWithId(observed(reply), id);
       if (!sameUser(user, back[id])) lost ??= reply;
     }
     const kept = Object.values(back).filter((u): u is SeenUser => !!u);
