@@ -8,7 +8,10 @@
  * without a list); the list's commands in Redis (calls and mean time from INFO commandstats, the longest
  * from SLOWLOG), the longest other command and how often Redis lost its core meanwhile (a long command
  * while the machine's other processes had the core is the machine's time, not the command's); and the
- * single-user reads (req/s, p99, max, non-2xx). Then, per build and at the sizes of
+ * single-user reads (req/s, p99, max, non-2xx; run in a worker thread, so that the lists' bytes taken in on
+ * the main thread do not add to their latency), the server's own event loop delay over the phase (its
+ * /metrics), and as the control for any long command the other commands (single-key reads) and how many
+ * of them took ≥ 2 ms. Then, per build and at the sizes of
  * BENCH_SCALE_OLD_DATA_SIZES, data from before the id index (the hash alone): the build starts on it, builds
  * the index in steps while 8 connections read single users, and one list waits for the index: the steps
  * (how many, the longest, how many ≥ 2 ms) and the reads beside. It asserts nothing; figures go to
@@ -21,14 +24,15 @@
  * BENCH_SCALE_OLD_DATA_SIZES (1000000: the sizes run from data without the index), BENCH_SCALE_OLD_PARALLEL=1 (the older
  * build runs the lists at once too), BENCH_LOG_LEVEL (the servers' LOG_LEVEL, info), BENCH_SCALE_NODE_FLAGS
  * (node options for the servers, e.g. `--max-semi-space-size=16`; none by default), BENCH_SCALE_REDIS_NICE
- * (a nice value for the redis-server, e.g. -10: first in line for a core, as on a host of its own).
+ * (a nice value for the redis-server, e.g. -10: first in line for a core, as on a host of its own),
+ * BENCH_SCALE_READS_THREAD=main (the reads beside on the main thread, with the lists' consumers, as before).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import { Worker } from 'node:worker_threads';
 import { Redis } from 'ioredis';
 import { USER_KEYS } from '../server/src/users/keys.ts';
 import { freePort } from '../testing/free-port.ts';
@@ -36,6 +40,7 @@ import { range, storeUsers } from '../testing/seed-users.ts';
 import { fmtUpTo } from './format.ts';
 import { BUILT_SERVER_SCRIPT, LOG_LEVEL, OUT_DIR, ROOT } from './options.ts';
 import { type NodeServer, preemptions, rssMiB, runBenchMain, startNode, startRedis } from './procs.ts';
+import { type ReadsBeside, type ReadsBesideOptions, readsBeside } from './reads-beside.ts';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES || '100000,1000000,5000000').split(',').map(Number);
 const OLD_COMMIT = process.env.BENCH_SCALE_OLD || '719bca4';
@@ -47,6 +52,8 @@ const OLD_PARALLEL = process.env.BENCH_SCALE_OLD_PARALLEL === '1';
 const OLD_DATA_SIZES = (process.env.BENCH_SCALE_OLD_DATA_SIZES || '1000000').split(',').map(Number);
 const NODE_FLAGS = (process.env.BENCH_SCALE_NODE_FLAGS || '').split(' ').filter(Boolean);
 const REDIS_NICE = process.env.BENCH_SCALE_REDIS_NICE;
+/** `main`: the reads beside run on the main thread, with the lists' consumers (as before 2026-11-29), to measure what that adds. */
+const READS_THREAD = process.env.BENCH_SCALE_READS_THREAD === 'main' ? 'main' : 'worker';
 const READ_CONNECTIONS = 8;
 /** The reference phase: single-user reads alone, no list (the RSS the read load itself costs). */
 const READS_ONLY_MS = 4000;
@@ -80,7 +87,11 @@ interface PhaseFigures {
   redisPreempted: number;
   /** The id index build's steps in the phase (data from before the index): how many, the longest, how many ≥ 2 ms. */
   indexSteps?: { calls: number; longestMs: number; over2ms: number };
-  reads: { reqPerSec: number; p99: number; max: number; non2xx: number; errors: number };
+  reads: ReadsBeside;
+  /** How late the server's event loop ran over the phase (prom-client's histogram, from /metrics), ms. */
+  serverDelay: { p99: number; max: number } | undefined;
+  /** The commands that are neither the list's nor index steps (single-user reads): how many, how many took ≥ 2 ms. */
+  others: { calls: number; over2ms: number };
 }
 
 /** A SLOWLOG entry: id, time, duration (µs), arguments. */
@@ -126,6 +137,62 @@ function timeList(url: string): Promise<ListFigures> {
   });
 }
 
+/** The reads beside a phase: in a worker thread (default) or on this thread; `stop()`, then `figures`. */
+function startReads(options: ReadsBesideOptions): { stop: () => void; figures: Promise<ReadsBeside> } {
+  if (READS_THREAD === 'main') {
+    let stop: () => void = () => {};
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    return { stop, figures: readsBeside(options, stopped) };
+  }
+  const worker = new Worker(new URL('./reads-beside.ts', import.meta.url), { workerData: options });
+  const figures = new Promise<ReadsBeside>((resolve, reject) => {
+    worker.once('message', (f: ReadsBeside) => {
+      resolve(f);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+  return { stop: () => worker.postMessage('stop'), figures };
+}
+
+/** prom-client's sampling interval of the event loop delay (its default): every sample is at least this long. */
+const DELAY_SAMPLING_MS = 10;
+
+/**
+ * How late the server's event loop was since the last scrape (p99, max in ms): prom-client's delay
+ * histogram less its sampling interval, or undefined without /metrics.
+ */
+async function eventLoopDelay(url: string): Promise<{ p99: number; max: number } | undefined> {
+  const res = await fetch(`${url}/metrics`).catch(() => undefined);
+  if (!res?.ok) return undefined;
+  const text = await res.text();
+  const late = (name: string) =>
+    Math.max(
+      0,
+      Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]) * 1000 - DELAY_SAMPLING_MS,
+    );
+  return { p99: late('nodejs_eventloop_lag_p99_seconds'), max: late('nodejs_eventloop_lag_max_seconds') };
+}
+
+/**
+ * The control for a long command: the other commands of the phase (single-key reads, microseconds of
+ * work each), how many ran and how many of them took ≥ 2 ms in Redis anyway. Those are the machine's
+ * (Redis waiting for a core), and the same share among the list's or the index's commands is too.
+ */
+async function otherCommands(
+  redis: Redis,
+  slowOthers: SlowEntry[],
+): Promise<{ calls: number; over2ms: number }> {
+  const info = await redis.info('commandstats');
+  let calls = 0;
+  for (const match of info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) {
+    const command = match[1] as string;
+    if (!LIST_COMMANDS.has(command) && !/^(eval|evalsha|slowlog|config|info)$/.test(command))
+      calls += Number(match[2]);
+  }
+  return { calls, over2ms: slowOthers.filter((entry) => entry[2] >= 2000).length };
+}
+
 /** Calls and total time (µs) of the list's commands since the last CONFIG RESETSTAT. */
 async function listCommandStats(redis: Redis): Promise<{ calls: number; usec: number }> {
   const info = await redis.info('commandstats');
@@ -160,26 +227,8 @@ async function phase(
     rssPeak = Math.max(rssPeak, rssMiB(node.pid));
   }, 20);
   if (!watched) await watchRedis(redis);
-  let n = 0;
-  let finishReads: (result: autocannon.Result) => void = () => {};
-  const readsDone = new Promise<autocannon.Result>((resolve) => {
-    finishReads = resolve;
-  });
-  const reads = autocannon(
-    {
-      url: node.url,
-      connections: READ_CONNECTIONS,
-      duration: 3600,
-      timeout: 10,
-      requests: [
-        {
-          method: 'GET',
-          setupRequest: (req) => ({ ...req, path: `/UserService/users/${1 + ((n++ * 7919) % users)}` }),
-        },
-      ],
-    },
-    (_err, result) => finishReads(result),
-  );
+  const reads = startReads({ url: node.url, users, connections: READ_CONNECTIONS });
+  await eventLoopDelay(node.url); // from here on (prom-client resets its histogram at each scrape)
   const lists: ListFigures[] = [];
   const started = performance.now();
   try {
@@ -191,7 +240,8 @@ async function phase(
     reads.stop();
   }
   const elapsedS = (performance.now() - started) / 1000;
-  const readResult = await readsDone;
+  const serverDelay = await eventLoopDelay(node.url);
+  const readResult = await reads.figures;
   clearInterval(sampler);
   const slow = (await redis.slowlog('GET', 10000)) as SlowEntry[];
   // The list's own commands, and the others (single-user HGETs: a long one there means Redis itself was
@@ -228,13 +278,12 @@ async function phase(
           },
         }
       : {}),
-    reads: {
-      reqPerSec: readResult.requests.average,
-      p99: readResult.latency.p99,
-      max: readResult.latency.max,
-      non2xx: readResult.non2xx,
-      errors: readResult.errors + readResult.timeouts,
-    },
+    reads: readResult,
+    serverDelay,
+    others: await otherCommands(
+      redis,
+      slow.filter((entry) => !isList(entry) && !isIndexStep(entry)),
+    ),
   };
 }
 
@@ -291,8 +340,8 @@ const range2 = (values: number[], digits = 2) => {
 
 function table(rows: Row[]): string {
   const lines = [
-    "| users | build | lists | first byte (s) | last byte (s) | MB/s | complete | RSS idle → peak → after (MiB) | peak − idle | list's share (peak − reads-only peak) | list commands in Redis: calls, mean µs, longest (how many ≥ 10 ms) | longest other command | Redis lost its core (times) | reads beside: req/s, p99, max (ms), non-2xx | index build steps: calls, longest, how many ≥ 2 ms |",
-    '|---:|---|---|---:|---:|---:|---|---|---:|---:|---|---:|---:|---|---|',
+    "| users | build | lists | first byte (s) | last byte (s) | MB/s | complete | RSS idle → peak → after (MiB) | peak − idle | list's share (peak − reads-only peak) | list commands in Redis: calls, mean µs, longest (how many ≥ 10 ms) | longest other command | other commands: calls, ≥ 2 ms | Redis lost its core (times) | reads beside: req/s, p99, max (ms), non-2xx | server event loop late: p99, max (ms) | index build steps: calls, longest, how many ≥ 2 ms |",
+    '|---:|---|---|---:|---:|---:|---|---|---:|---:|---|---:|---|---:|---|---|---|',
   ];
   for (const { size, build, mode, figures: f } of rows) {
     const complete = f.lists.filter((l) => l.complete).length;
@@ -308,9 +357,11 @@ function table(rows: Row[]): string {
         f.lists.map((l) => l.lastByteMs / 1000),
       )} | ${fmt(f.mbPerSec, 1)} | ${complete}/${f.lists.length} | ${fmt(f.rssIdle)} → ${fmt(f.rssPeak)} → ${fmt(
         f.rssAfter,
-      )} | ${fmt(f.rssPeak - f.rssIdle)} | ${share} | ${commands} | ${fmt(f.longestOtherMs, 1)} ms | ${fmt(
+      )} | ${fmt(f.rssPeak - f.rssIdle)} | ${share} | ${commands} | ${fmt(f.longestOtherMs, 1)} ms | ${fmt(f.others.calls)}, ${fmt(f.others.over2ms)} | ${fmt(
         f.redisPreempted,
       )} | ${fmt(f.reads.reqPerSec)}, ${fmt(f.reads.p99)}, ${fmt(f.reads.max)}, ${f.reads.non2xx + f.reads.errors} | ${
+        f.serverDelay ? `${fmt(f.serverDelay.p99, 1)}, ${fmt(f.serverDelay.max, 1)}` : '–'
+      } | ${
         f.indexSteps
           ? `${fmt(f.indexSteps.calls)}, ${fmt(f.indexSteps.longestMs, 1)} ms, ${fmt(f.indexSteps.over2ms)}`
           : '–'

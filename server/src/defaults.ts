@@ -54,6 +54,11 @@ export const DEFAULTS = {
   listChunkSize: 500,
   /** The largest list document kept in memory for the next lists. */
   listMaxCachedBytes: 4 * 1024 * 1024,
+  /**
+   * Chunks rendered in one turn of the event loop, all lists together: a single-user read arriving while
+   * many lists stream waits behind at most this many (measured: docs/listing.md).
+   */
+  listChunksPerTurn: 1,
   /** How long a list waits for the same document being built by another list before it reads its own. */
   listBuildWaitMs: 1_000,
   /** Users per step of the id index build: small, so that no step holds Redis long (measured: docs/listing.md). */

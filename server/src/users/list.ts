@@ -1,4 +1,5 @@
 import type { Request, Response } from 'restify';
+import { TurnShare } from '../concurrency/turn-share.ts';
 import { DEFAULTS } from '../defaults.ts';
 import { sendXml } from '../http/send.ts';
 import { StreamedBody } from '../http/stream.ts';
@@ -11,6 +12,8 @@ export interface UserListOptions {
   chunkSize?: number;
   /** The largest list document kept in memory for the next lists, in bytes. */
   maxCachedBytes?: number;
+  /** Chunks rendered in one turn of the event loop, across all lists (concurrency/turn-share.ts). */
+  chunksPerTurn?: number;
 }
 
 const DEFAULT_CHUNK_SIZE = DEFAULTS.listChunkSize;
@@ -118,6 +121,7 @@ interface ListChunk extends UserValues {
 export class UserList {
   private readonly chunkSize: number;
   private readonly cache: ListDocumentCache;
+  private readonly turns: TurnShare;
 
   constructor(
     private readonly store: UserStore,
@@ -125,6 +129,7 @@ export class UserList {
   ) {
     this.chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
     this.cache = new ListDocumentCache(options.maxCachedBytes ?? DEFAULT_MAX_CACHED_BYTES);
+    this.turns = new TurnShare(options.chunksPerTurn ?? DEFAULTS.listChunksPerTurn);
   }
 
   async send(req: Request, res: Response): Promise<void> {
@@ -232,6 +237,7 @@ export class UserList {
       if (!(await sink(out))) return false;
       if (!pending) return true;
       chunk = (await pending).value as ListChunk;
+      await this.turns.take();
       piece = renderUserElements(chunk.users);
     }
   }
