@@ -369,5 +369,11 @@ describe('the CLI to convention', function () {
     expect(JSON.parse(fs.readFileSync(path.join(latest, 'summary.json'), 'utf8')).errors.join()).to.match(
       /never answered/,
     );
+    // A port fetch never connects to (9, on the Fetch standard's "bad ports"): said at once, not after 30 s.
+    const badPortAt = Date.now();
+    const badPort = await cli(['--base-url', 'http://127.0.0.1:9']);
+    expect(badPort.code, badPort.stdout + badPort.stderr).to.equal(EXIT.couldNotRun);
+    expect(Date.now() - badPortAt, 'told at once').to.be.below(15_000);
+    expect(badPort.stdout + badPort.stderr).to.match(/fetch never connects to this port/);
   });
 });

@@ -105,7 +105,12 @@ export async function waitUntilAnswering(
       await res.arrayBuffer();
       return;
     } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause;
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      // A port on fetch's list of ports it never connects to (9, 25, 6000, ...): no wait makes it answer.
+      if (cause?.message === 'bad port')
+        throw new Error(
+          `${baseUrl}: fetch never connects to this port (the Fetch standard's "bad ports"); use another`,
+        );
       lastError = cause?.code ?? (err as Error).message;
       if (cause?.code === 'ECONNREFUSED' && Date.now() - started >= refusedGiveUpMs)
         throw new Error(
