@@ -107,6 +107,11 @@ export const NAMED_DEFECTS = {
     signature: { operation: 'form', aspect: 'state-change', seen: '"+" stored, not read as a space' },
     title: 'form decoding keeps "+" instead of reading it as a space',
   },
+  /** A write whose name and profession are stored without the white space sent at either end. */
+  textTrimmed: {
+    signature: { operation: 'write', aspect: 'state-change', seen: 'text stored trimmed' },
+    title: 'name and profession are stored trimmed of the white space sent at either end',
+  },
   /** A lying reader (model/readers.ts): GET by id serves another user than the one its id names. */
   getServesAnotherUser: {
     signature: { operation: 'GET by id', aspect: 'state-change', seen: 'serves another user' },
