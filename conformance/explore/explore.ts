@@ -669,17 +669,26 @@ function concurrentDefect(
           !inWitness.has(o.exchange),
       )
     : [];
+  // The minimal history holds only what plays a part; the overlapping writes of other ids are kept apart.
   const ordered = [
-    ...failure.witness.map((o) => ({ ...o, other: false })),
-    ...context.map((o) => ({ ...o, relaxed: false, other: true })),
-    ...leftOut.map((o) => ({ ...o, relaxed: true, other: false })),
-    ...reads.map((o) => ({ ...o, relaxed: false, other: false })),
+    ...failure.witness,
+    ...leftOut.map((o) => ({ ...o, relaxed: true })),
+    ...reads.map((o) => ({ ...o, relaxed: false })),
   ].sort((a, b) => a.call - b.call);
-  const exchanges = ordered.map((op, i) => ({
-    ...shown(i + 1, op.exchange, op.client, op.relaxed, op.after, op.before),
-    ...(op.other ? { otherId: true } : {}),
-  }));
-  const partial = { id, title: titleOf(failure.signature), seed, phase: 'concurrent' as const, exchanges };
+  const exchanges = ordered.map((op, i) =>
+    shown(i + 1, op.exchange, op.client, op.relaxed, op.after, op.before),
+  );
+  const overlapping = [...context]
+    .sort((a, b) => a.call - b.call)
+    .map((op, i) => shown(i + 1, op.exchange, op.client, false, op.after, op.before));
+  const partial = {
+    id,
+    title: titleOf(failure.signature),
+    seed,
+    phase: 'concurrent' as const,
+    exchanges,
+    ...(overlapping.length ? { overlapping } : {}),
+  };
   return {
     ...partial,
     signature: failure.signature,
