@@ -147,10 +147,6 @@ function sequentialModel(ids: readonly string[]): SequentialModel<Held, Concrete
 
 /** The signature of every race (the model's, as the hand-written race rules report it). */
 export const LOST_UPDATE: Signature = NAMED_DEFECTS.lostUpdate.signature;
-/** The signature of a service that fails every request after concurrent writes. */
-export const CORRUPTED: Signature = NAMED_DEFECTS.corrupted.signature;
-/** The signature of a 5xx among concurrent writes, the service serving again afterwards. */
-export const SERVER_ERROR: Signature = NAMED_DEFECTS.serverErrorUnderConcurrentWrites.signature;
 
 /** The first write of a witness answered with a server error, if any: then the 5xx is what no order explains. */
 export const serverErrorIn = (witness: readonly Recorded[]): Recorded | undefined =>

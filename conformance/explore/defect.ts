@@ -15,8 +15,6 @@ export interface ShownExchange {
   /** One of the reads after the round, or of the writes before it (concurrent histories). */
   after?: boolean;
   before?: boolean;
-  /** A write of another id, overlapping the witness (shown for what it may have overwritten). */
-  otherId?: boolean;
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -58,6 +56,8 @@ export interface Defect {
   expected: string;
   message: string;
   exchanges: ShownExchange[];
+  /** A race's writes of other ids that overlapped its minimal history (`exchanges`), answered success: shown apart. */
+  overlapping?: ShownExchange[];
   /** Where the minimal sequence was run again and what it did there. */
   confirmed: string;
   /** Steps before and after shrinking; `minimal`: no single step of the result can go (shrink.ts). */
@@ -124,7 +124,6 @@ export function historyStep(e: ShownExchange, returned?: number): HistoryStep {
     ret,
     ...(returned === undefined ? {} : { returned }),
     ...(e.before ? { part: 'before' as const } : e.after ? { part: 'after' as const } : {}),
-    ...(e.otherId ? { otherId: true as const } : {}),
     ...(e.relaxed ? { relaxed: true as const } : {}),
   };
 }
@@ -144,7 +143,14 @@ export function evidenceOf(d: Defect): Evidence {
     signature: signatureKey(d.signature),
     expected: d.expected,
     history: d.exchanges.map((e) => historyStep(e, returned.get(e))),
+    ...(d.overlapping?.length ? { overlapping: overlappingSteps(d.overlapping) } : {}),
     script: d.script,
     ...(d.svg ? { svg: d.svg } : {}),
   };
+}
+
+/** A race's overlapping writes of other ids as steps of their own table: numbered, and ordered by answer, among themselves. */
+function overlappingSteps(exchanges: readonly ShownExchange[]): HistoryStep[] {
+  const returned = returnOrder(exchanges);
+  return exchanges.map((e) => historyStep(e, returned.get(e)));
 }

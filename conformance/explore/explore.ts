@@ -11,19 +11,19 @@
 import { firstSightings, isKnown } from '../model/findings.ts';
 import { sectionBNotServed } from '../model/fixtures.ts';
 import { appPath, createdId } from '../model/formats.ts';
+import { serverErrorUnderConcurrency } from '../model/named-defects.ts';
+import { failsForGood } from '../support/for-good.ts';
 import { ASYNC_TIMEOUT_MS } from '../support/removal.ts';
 import { type AppRace, appRaceRound, RACE_PATTERNS } from './app-race.ts';
 import { appRequest, appSequenceSource, type Created } from './apps.ts';
 import { now, send } from './client.ts';
 import {
-  CORRUPTED,
   judgeRound,
   planRound,
   type Recorded,
   ROUND_SLOTS,
   type RoundVerdict,
   runRound,
-  SERVER_ERROR,
   SUCCESS_RESULT,
   serverErrorIn,
 } from './concurrent.ts';
@@ -397,15 +397,15 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       // A service that now fails every read of the list, over a few seconds, is corrupted for good by the round.
       const failing = await listFailsForGood(current);
       if (failing) {
-        verdict.failure.signature = CORRUPTED;
-        verdict.failure.message = `after the round, GET list answered ${failing} (${CORRUPTION_READS} reads over ${CORRUPTION_SPAN_MS / 1000} s, all failing): ${verdict.failure.message}`;
+        const corrupted = serverErrorUnderConcurrency('the round', failing);
+        verdict.failure.signature = corrupted.signature;
+        verdict.failure.message = `${corrupted.message}; ${verdict.failure.message}`;
       }
       // A failure that the same operations show one after the other is not a race: it is reported (or
       // set aside) as the sequential defect it is, shrunk like one.
-      const sequential =
-        verdict.failure.signature === CORRUPTED
-          ? undefined
-          : await withoutConcurrency(history, current, cleanPools, taken, setAside);
+      const sequential = failing
+        ? undefined
+        : await withoutConcurrency(history, current, cleanPools, taken, setAside);
       if (sequential && !sequential.signature) {
         stats.setAside++;
         continue;
@@ -414,8 +414,12 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       // round: a server error under concurrent writes (not a lost update, not a corruption for good).
       const serverError = failing ? undefined : serverErrorIn(verdict.failure.witness);
       if (!sequential && serverError?.output) {
-        verdict.failure.signature = SERVER_ERROR;
-        verdict.failure.message = `${serverError.exchange.request.method} ${serverError.exchange.request.path} answered ${serverError.output.status} among concurrent writes; after the round, GET list is served again: ${verdict.failure.message}`;
+        const named = serverErrorUnderConcurrency(
+          `${serverError.exchange.request.method} ${serverError.exchange.request.path} answered ${serverError.output.status}`,
+          undefined,
+        );
+        verdict.failure.signature = named.signature;
+        verdict.failure.message = `${named.message}; ${verdict.failure.message}`;
       }
       const signature = sequential?.signature ?? verdict.failure.signature;
       if (isKnown(setAside, { signature })) {
@@ -448,31 +452,13 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   return { seed: options.seed, defects, stats, notes };
 }
 
-/**
- * The pauses before the reads of the list that tell a service failing for good from one that failed for a
- * moment (a lock taken, a file being rewritten) or lost one answer on the way: growing, so that the last
- * read comes seconds after the round.
- */
-const CORRUPTION_PAUSES_MS = [0, 300, 700, 1500];
-const CORRUPTION_READS = CORRUPTION_PAUSES_MS.length;
-const CORRUPTION_SPAN_MS = CORRUPTION_PAUSES_MS.reduce((a, b) => a + b, 0);
-
-/**
- * What the list read answers when every one of a few reads, spread over a few seconds, fails (no answer
- * or a 5xx); undefined when one succeeds (then the service failed for a moment only). One read is not
- * enough: on a loaded machine a single answer can be lost (a kept-alive connection closed as it is
- * reused), and that is no corruption. Costs nothing more when the first read succeeds.
- */
-async function listFailsForGood(url: string): Promise<string | undefined> {
-  let seen = '';
-  for (const pause of CORRUPTION_PAUSES_MS) {
-    if (pause > 0) await new Promise((r) => setTimeout(r, pause));
+/** What every read of the list answered when, over a few seconds, all failed (support/for-good.ts); else undefined. */
+const listFailsForGood = (url: string) =>
+  failsForGood(async () => {
     const list = await send(url, { method: 'GET', path: '/UserService/users', headers: {} });
     if (list.observation && list.observation.status < 500) return undefined;
-    seen = list.observation ? String(list.observation.status) : `nothing (${list.error})`;
-  }
-  return seen;
-}
+    return list.observation ? String(list.observation.status) : `nothing (${list.error})`;
+  });
 
 /**
  * The operations of a round sent one after the other (in the order of their calls, then of their
@@ -683,17 +669,26 @@ function concurrentDefect(
           !inWitness.has(o.exchange),
       )
     : [];
+  // The minimal history holds only what plays a part; the overlapping writes of other ids are kept apart.
   const ordered = [
-    ...failure.witness.map((o) => ({ ...o, other: false })),
-    ...context.map((o) => ({ ...o, relaxed: false, other: true })),
-    ...leftOut.map((o) => ({ ...o, relaxed: true, other: false })),
-    ...reads.map((o) => ({ ...o, relaxed: false, other: false })),
+    ...failure.witness,
+    ...leftOut.map((o) => ({ ...o, relaxed: true })),
+    ...reads.map((o) => ({ ...o, relaxed: false })),
   ].sort((a, b) => a.call - b.call);
-  const exchanges = ordered.map((op, i) => ({
-    ...shown(i + 1, op.exchange, op.client, op.relaxed, op.after, op.before),
-    ...(op.other ? { otherId: true } : {}),
-  }));
-  const partial = { id, title: titleOf(failure.signature), seed, phase: 'concurrent' as const, exchanges };
+  const exchanges = ordered.map((op, i) =>
+    shown(i + 1, op.exchange, op.client, op.relaxed, op.after, op.before),
+  );
+  const overlapping = [...context]
+    .sort((a, b) => a.call - b.call)
+    .map((op, i) => shown(i + 1, op.exchange, op.client, false, op.after, op.before));
+  const partial = {
+    id,
+    title: titleOf(failure.signature),
+    seed,
+    phase: 'concurrent' as const,
+    exchanges,
+    ...(overlapping.length ? { overlapping } : {}),
+  };
   return {
     ...partial,
     signature: failure.signature,

@@ -186,12 +186,21 @@ export function text(d: Defect): string {
       `  ${String(e.n).padStart(2)}.${who}${when}${e.restart ? ' (the implementation restarted, then)' : ''} ${e.method} ${e.url}${e.body !== undefined ? ` ${e.body.length > 200 ? `${e.body.slice(0, 200)}…` : e.body}` : ''}`,
     );
     lines.push(
-      `      → ${e.awaitMs !== undefined ? `(read until no longer served, at most ${e.awaitMs} ms; the last read) ` : ''}${e.otherId ? '(another id, overlapping) ' : ''}${e.relaxed ? '(answer set aside: may take effect any time after its call) ' : ''}${answerLine(e)}`,
+      `      → ${e.awaitMs !== undefined ? `(read until no longer served, at most ${e.awaitMs} ms; the last read) ` : ''}${e.relaxed ? '(answer set aside: may take effect any time after its call) ' : ''}${answerLine(e)}`,
     );
     if (e.n === d.failingStep) lines.push(`      ✗ the model expected: ${d.expected}`);
   }
   if (d.phase === 'concurrent' && d.expected)
     lines.push(`  the model expected at the stuck step: ${d.expected}`);
+  // Not part of the minimal history: listed after it, for what they may have overwritten.
+  if (d.overlapping?.length)
+    lines.push(
+      '  writes of other ids that overlapped it and answered success (not part of the minimal history):',
+      ...d.overlapping.map(
+        (e) =>
+          `      client ${e.client} [${e.call.toFixed(0)}–${e.ret.toFixed(0)} ms] ${e.method} ${e.url}${e.body === undefined ? '' : ` ${e.body}`} → ${answerLine(e)}`,
+      ),
+    );
   return lines.join('\n');
 }
 
@@ -234,9 +243,9 @@ export function timeline(exchanges: readonly ShownExchange[]): string {
       const x1 = x(e.call);
       const x2 = open ? barsRight + 10 : Math.max(x(e.ret), x1 + 4);
       const path = new URL(e.url).pathname.replace('/UserService/users', '…');
-      const label = `${e.n}. ${e.method} ${path}${e.body ? ` ${decodeURIComponent(e.body.replace(/\+/g, ' ')).slice(0, 50)}` : ''} → ${e.status ?? 'no answer'} ${(e.answer ?? '').replace(/<\/?result>/g, '').slice(0, 40)}${e.otherId ? ' (another id)' : ''}`;
+      const label = `${e.n}. ${e.method} ${path}${e.body ? ` ${decodeURIComponent(e.body.replace(/\+/g, ' ')).slice(0, 50)}` : ''} → ${e.status ?? 'no answer'} ${(e.answer ?? '').replace(/<\/?result>/g, '').slice(0, 40)}`;
       out.push(
-        `<rect x="${x1.toFixed(1)}" y="${y + 2}" width="${(x2 - x1).toFixed(1)}" height="12" rx="3" fill="${open ? '#eee' : e.otherId ? '#e8e8e8' : '#cfe3ff'}" stroke="${e.otherId ? '#999' : '#36c'}"${open ? ' stroke-dasharray="4 3"' : ''}/><text x="${barsRight + 20}" y="${y + 12}" font-size="11">${escapeXml(label)}</text>`,
+        `<rect x="${x1.toFixed(1)}" y="${y + 2}" width="${(x2 - x1).toFixed(1)}" height="12" rx="3" fill="${open ? '#eee' : '#cfe3ff'}" stroke="#36c"${open ? ' stroke-dasharray="4 3"' : ''}/><text x="${barsRight + 20}" y="${y + 12}" font-size="11">${escapeXml(label)}</text>`,
       );
       y += row;
     }

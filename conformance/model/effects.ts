@@ -141,14 +141,10 @@ export function judgeWrite(
           return [...out, ...others(before, after, expected, readBack)];
         }
       }
-      if (effectWrong && sent && plusKept(sent, readBack[own] ?? null))
-        out.push(
-          named(
-            'formPlusKept',
-            `${where} ${said}; user ${own} is served as ${showUser(readBack[own] ?? undefined)}: each space sent, written "+" in the form, is stored as "+"`,
-          ),
-        );
-      else if (effectWrong)
+      const causes = effectWrong && sent ? textCauses(sent, readBack[own] ?? null) : [];
+      const served = `${where} ${said}; user ${own} is served as ${showUser(readBack[own] ?? undefined)}`;
+      for (const cause of causes) out.push(named(cause, `${served}: ${TEXT_CAUSES[cause].why}`));
+      if (effectWrong && !causes.length)
         out.push(disagreement(where, 'state-change', effect, `${where} ${said}; ${effectText(effect, own)}`));
     }
   }
@@ -163,17 +159,41 @@ export function judgeWrite(
   return [...out, ...others(before, after, expected, readBack)];
 }
 
+/** Causes that change the text of the fields stored, each with what it does to a text sent, and why. */
+const TEXT_CAUSES = {
+  // A form decoder that does not read "+" as a space (a space is written "+" in a form).
+  formPlusKept: {
+    apply: (text: string) => text.replace(/ /g, '+'),
+    why: 'each space sent, written "+" in the form, is stored as "+"',
+  },
+  textTrimmed: {
+    apply: (text: string) => text.trim(),
+    why: 'the white space sent at either end of a field is not stored',
+  },
+} as const;
+type TextCause = keyof typeof TEXT_CAUSES;
+
 /**
- * Whether `seen` is `sent` with each space a "+": a form decoder that does not read "+" as a space
- * (a space is written "+" in a form), the cause of the fields' difference rather than another text.
+ * The causes that explain why `seen` is not `sent`, the fewest that do: each field stored is the one
+ * sent with the causes applied (any of them, in any order); [] when none explains it (another text).
+ * So that two causes met at once are named as the two, not as other fields.
  */
-function plusKept(sent: ModelUser, seen: SeenUser | null): boolean {
-  const plus = (text: string | undefined) => text?.replace(/ /g, '+');
+export function textCauses(sent: ModelUser, seen: SeenUser | null): TextCause[] {
+  if (!seen || sameUser(sent, seen)) return [];
+  const tries: TextCause[][] = [['formPlusKept'], ['textTrimmed'], ['formPlusKept', 'textTrimmed']];
+  const reachable = (causes: readonly TextCause[], text: string): Set<string> => {
+    let texts = new Set([text]);
+    for (let i = 0; i < causes.length; i++)
+      texts = new Set([...texts, ...[...texts].flatMap((t) => causes.map((c) => TEXT_CAUSES[c].apply(t)))]);
+    return texts;
+  };
+  const explains = (causes: readonly TextCause[], text: string | undefined, stored: string | undefined) =>
+    stored === text || (text !== undefined && stored !== undefined && reachable(causes, text).has(stored));
   return (
-    !!seen &&
-    !sameUser(sent, seen) &&
-    seen.name === plus(sent.name) &&
-    seen.profession === plus(sent.profession)
+    tries.find(
+      (causes) =>
+        explains(causes, sent.name, seen.name) && explains(causes, sent.profession, seen.profession),
+    ) ?? []
   );
 }
 

@@ -33,7 +33,13 @@ export {
   stepHeld,
 } from './held.ts';
 export { headBody, judge, judgeBytes, OPERATIONS_BYTES, RESULT_BYTES, unreadableBody } from './judge.ts';
-export { type DefectName, moreThanOneSuccess, NAMED_DEFECTS, named } from './named-defects.ts';
+export {
+  type DefectName,
+  moreThanOneSuccess,
+  NAMED_DEFECTS,
+  named,
+  serverErrorUnderConcurrency,
+} from './named-defects.ts';
 export {
   type Answer,
   is2xx,

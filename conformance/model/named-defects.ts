@@ -22,7 +22,7 @@ export const NAMED_DEFECTS = {
   },
   /**
    * Concurrent writes left the service failing for good: reads of the list after them, spread over
-   * time, all fail. (The hand-written rules name with it any 5xx among concurrent writes, support/judged.ts.)
+   * time, all fail (support/judged.ts listFailsForGood, for the rules and the explorer alike).
    */
   corrupted: {
     signature: {
@@ -107,6 +107,11 @@ export const NAMED_DEFECTS = {
     signature: { operation: 'form', aspect: 'state-change', seen: '"+" stored, not read as a space' },
     title: 'form decoding keeps "+" instead of reading it as a space',
   },
+  /** A write whose name and profession are stored without the white space sent at either end. */
+  textTrimmed: {
+    signature: { operation: 'write', aspect: 'state-change', seen: 'text stored trimmed' },
+    title: 'name and profession are stored trimmed of the white space sent at either end',
+  },
   /** A lying reader (model/readers.ts): GET by id serves another user than the one its id names. */
   getServesAnotherUser: {
     signature: { operation: 'GET by id', aspect: 'state-change', seen: 'serves another user' },
@@ -145,6 +150,27 @@ export function named(name: DefectName, message: string): Disagreement {
   const defect: NamedDefect = NAMED_DEFECTS[name];
   const { operation, aspect, seen } = defect.signature;
   return disagreement(operation, aspect, seen, message, defect.level);
+}
+
+/**
+ * A server error (5xx) among concurrent writes, named by what reads of the list after them showed:
+ * `failingForGood` is what those reads answered when every one failed (support/judged.ts
+ * listFailsForGood), else undefined. A 5xx is a 5xx; "for good" only when the later reads show it.
+ * The rules and the explorer name it alike from here.
+ */
+export function serverErrorUnderConcurrency(
+  answer: string,
+  failingForGood: string | undefined,
+): Disagreement {
+  return failingForGood === undefined
+    ? named(
+        'serverErrorUnderConcurrentWrites',
+        `${answer} among concurrent writes; GET of the list is served again after them`,
+      )
+    : named(
+        'corrupted',
+        `${answer} among concurrent writes; after them every read of the list failed: ${failingForGood}`,
+      );
 }
 
 /** The report's title of a signature that is a named defect with one. */

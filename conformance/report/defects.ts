@@ -29,8 +29,6 @@ export interface HistoryStep {
   returned?: number;
   /** A race's set-up write, sent before the clients started, or a read after they all finished. */
   part?: 'before' | 'after';
-  /** A write of another id that overlapped the race (shown for what it may have overwritten): no part of the minimal history. */
-  otherId?: true;
   /** Its answer set aside by the minimal history: it may take effect any time after its call. */
   relaxed?: true;
 }
@@ -39,8 +37,7 @@ export interface HistoryStep {
 export function senderOf(step: HistoryStep): string {
   if (step.part === 'before') return 'before the race';
   if (step.part === 'after') return 'read after the race';
-  const client = step.client === undefined ? '' : `client ${step.client}`;
-  return step.otherId ? `${client} (another id, overlapping: not in the minimal history)` : client;
+  return step.client === undefined ? '' : `client ${step.client}`;
 }
 
 /** A step's answer as the tables say it. */
@@ -52,12 +49,13 @@ export const returnedOf = (step: HistoryStep): string =>
   step.returned === undefined ? (step.status === undefined ? 'no answer' : '') : String(step.returned);
 
 /**
- * A defect's history as a table, for summary.md and index.html alike: each step's place in the order of
- * the calls, its times, request and answer; for a race also who sent it and its place in the order of
- * the answers. Plain text cells: each renderer escapes them its way.
+ * A defect's history (or a race's overlapping writes of other ids) as a table, for summary.md and
+ * index.html alike: each step's place in the order of the calls, its times, request and answer; for a
+ * race also who sent it and its place in the order of the answers. Plain text cells: each renderer
+ * escapes them its way.
  */
-export function historyTable(evidence: Evidence): { head: string[]; rows: string[][] } {
-  const race = evidence.history.some((step) => step.client !== undefined);
+export function historyTable(history: readonly HistoryStep[]): { head: string[]; rows: string[][] } {
+  const race = history.some((step) => step.client !== undefined);
   return {
     head: [
       race ? '# (order of calls)' : '#',
@@ -67,7 +65,7 @@ export function historyTable(evidence: Evidence): { head: string[]; rows: string
       'request',
       'answer',
     ],
-    rows: evidence.history.map((step) => [
+    rows: history.map((step) => [
       String(step.n),
       ...(race ? [senderOf(step), returnedOf(step)] : []),
       String(Math.round(step.call)),
@@ -77,6 +75,10 @@ export function historyTable(evidence: Evidence): { head: string[]; rows: string
     ]),
   };
 }
+
+/** The heading of a race's overlapping writes of other ids, in summary.md and index.html alike. */
+export const OVERLAPPING =
+  'Writes of other ids that overlapped it and answered success (not part of the minimal history; shown for what they may have overwritten):';
 
 /** The file, beside summary.md, that holds a race's timeline picture (the reporter writes it, summary.md shows it). */
 export const timelineFile = (defectId: string): string => `${defectId}-timeline.svg`;
@@ -88,6 +90,11 @@ export interface Evidence {
   /** What the model expected at the step that disagreed. */
   expected: string;
   history: HistoryStep[];
+  /**
+   * A race's writes of other ids that overlapped it and answered success: no part of the minimal history
+   * (which shows only what plays a part), shown apart for what they may have overwritten.
+   */
+  overlapping?: HistoryStep[];
   /** A shell script of curl lines that sends the same requests (`BASE_URL=… sh`). */
   script: string;
   /** The history drawn as a timeline, one lane per client (a race). */

@@ -6,7 +6,7 @@
  * stays beside it and is linked. A pure function: one self-contained HTML file, no script.
  */
 import type { Exchange } from '../support/exchange.ts';
-import { type Evidence, historyTable } from './defects.ts';
+import { type Evidence, historyTable, OVERLAPPING } from './defects.ts';
 import { counted, notChecked, sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
 import { ruleNote } from './markdown.ts';
 import type { RuleOutcome, Summary } from './summary.ts';
@@ -55,19 +55,24 @@ function ruleRow(data: Summary, r: RuleOutcome): string {
  * implementation's answers, so nothing of it runs in the page), the exchanges, the replay script.
  */
 function historyHtml(evidence: Evidence): string {
-  const table = historyTable(evidence);
   // The request and the answer (the last two columns) as code.
-  const codeFrom = table.head.length - 2;
-  const rows = table.rows
-    .map(
-      (row) =>
-        `<tr>${row.map((text, i) => (i >= codeFrom ? `<td><code>${esc(text)}</code></td>` : `<td>${esc(text)}</td>`)).join('')}</tr>`,
-    )
-    .join('');
+  const tableHtml = (table: { head: string[]; rows: string[][] }) => {
+    const codeFrom = table.head.length - 2;
+    const rows = table.rows
+      .map(
+        (row) =>
+          `<tr>${row.map((text, i) => (i >= codeFrom ? `<td><code>${esc(text)}</code></td>` : `<td>${esc(text)}</td>`)).join('')}</tr>`,
+      )
+      .join('');
+    return `<table><thead><tr>${table.head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`;
+  };
+  const overlapping = evidence.overlapping?.length
+    ? `<p>${esc(OVERLAPPING)}</p>${tableHtml(historyTable(evidence.overlapping))}`
+    : '';
   const timeline = evidence.svg
     ? `<img class="timeline" alt="the history as a timeline, one lane per client" src="data:image/svg+xml;base64,${Buffer.from(evidence.svg).toString('base64')}">`
     : '';
-  return `<details class="history"><summary>its history (${evidence.history.length} exchanges${evidence.svg ? ', a timeline' : ''}) and a script that replays it</summary><p>Expected: ${esc(evidence.expected)}</p>${timeline}<table><thead><tr>${table.head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table><pre>${esc(evidence.script)}</pre></details>`;
+  return `<details class="history"><summary>its history (${evidence.history.length} exchanges${evidence.svg ? ', a timeline' : ''}) and a script that replays it</summary><p>Expected: ${esc(evidence.expected)}</p>${timeline}${tableHtml(historyTable(evidence.history))}${overlapping}<pre>${esc(evidence.script)}</pre></details>`;
 }
 
 export function renderHtml(data: Summary, options: { playwrightReport?: string } = {}): string {

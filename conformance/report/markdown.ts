@@ -5,7 +5,7 @@
  * where the spec is open. A pure function of the report data.
  */
 import type { Exchange } from '../support/exchange.ts';
-import { type Evidence, historyTable, timelineFile } from './defects.ts';
+import { type Evidence, historyTable, OVERLAPPING, timelineFile } from './defects.ts';
 import { sectionRows, statusLabel, VERDICT_MEANING } from './labels.ts';
 import type { RuleOutcome, Summary } from './summary.ts';
 
@@ -20,7 +20,17 @@ function cell(text: string | undefined): string {
  * the answers, its times, request and answer; then its replay script.
  */
 export function historyOf(id: string, evidence: Evidence): string[] {
-  const table = historyTable(evidence);
+  const table = historyTable(evidence.history);
+  const overlapping = evidence.overlapping?.length ? historyTable(evidence.overlapping) : undefined;
+  const rowsOf = (t: { head: string[]; rows: string[][] }) => [
+    `| ${t.head.join(' | ')} |`,
+    `|${t.head.map(() => '---|').join('')}`,
+    // The answer cut at 360 characters: summary.md is also GitHub's job summary, which has a size limit.
+    ...t.rows.map(
+      (row) =>
+        `| ${row.map((text, i) => cell(i === row.length - 1 ? text.slice(0, 360) : text)).join(' | ')} |`,
+    ),
+  ];
   return [
     `<details><summary>${id}: its history (${evidence.history.length} exchanges${evidence.svg ? ', a timeline' : ''}) and a script that replays it</summary>`,
     '',
@@ -29,14 +39,9 @@ export function historyOf(id: string, evidence: Evidence): string[] {
     ...(evidence.svg
       ? [`![${id}: the history as a timeline, one lane per client](${timelineFile(id)})`, '']
       : []),
-    `| ${table.head.join(' | ')} |`,
-    `|${table.head.map(() => '---|').join('')}`,
-    // The answer cut at 360 characters: summary.md is also GitHub's job summary, which has a size limit.
-    ...table.rows.map(
-      (row) =>
-        `| ${row.map((text, i) => cell(i === row.length - 1 ? text.slice(0, 360) : text)).join(' | ')} |`,
-    ),
+    ...rowsOf(table),
     '',
+    ...(overlapping ? [OVERLAPPING, '', ...rowsOf(overlapping), ''] : []),
     ...fenced(evidence.script, 'sh'),
     '',
     '</details>',

@@ -8,7 +8,9 @@ import {
   type FailingRule,
   type HistoryStep,
   historyTable,
+  OVERLAPPING,
 } from '../report/defects.ts';
+import { historyOf } from '../report/markdown.ts';
 import { type RuleOutcome, withDefects } from '../report/summary.ts';
 
 const failed = (id: string, fields: Partial<FailingRule>): FailingRule => ({
@@ -121,18 +123,19 @@ describe('defects: failing rules grouped by signature', () => {
       script: '',
       history: [
         step(1, 0, 5, { client: 8, part: 'before', returned: 1 }),
-        step(2, 10, 40, { client: 0, returned: 3 }),
-        step(3, 11, 20, { client: 1, returned: 2, otherId: true }),
-        step(4, 12, Number.POSITIVE_INFINITY, {
+        step(2, 10, 40, { client: 0, returned: 2 }),
+        step(3, 12, Number.POSITIVE_INFINITY, {
           client: 1,
           relaxed: true,
           status: undefined,
           answer: undefined,
         }),
-        step(5, 50, 51, { client: 8, part: 'after', method: 'GET', body: undefined, returned: 4 }),
+        step(4, 50, 51, { client: 8, part: 'after', method: 'GET', body: undefined, returned: 3 }),
       ],
+      // A write of another id that overlapped: apart from the minimal history, in a table of its own.
+      overlapping: [step(1, 11, 20, { client: 1, returned: 1 })],
     };
-    const table = historyTable(race);
+    const table = historyTable(race.history);
     expect(table.head).to.deep.equal([
       '# (order of calls)',
       'sent by',
@@ -144,18 +147,18 @@ describe('defects: failing rules grouped by signature', () => {
     ]);
     expect(table.rows.map((r) => r.slice(0, 3).concat(r.at(-1) as string))).to.deep.equal([
       ['1', 'before the race', '1', '200 <result>success</result>'],
-      ['2', 'client 0', '3', '200 <result>success</result>'],
-      [
-        '3',
-        'client 1 (another id, overlapping: not in the minimal history)',
-        '2',
-        '200 <result>success</result>',
-      ],
-      ['4', 'client 1', 'no answer', '(answer set aside: may take effect any time after its call) no answer'],
-      ['5', 'read after the race', '4', '200 <result>success</result>'],
+      ['2', 'client 0', '2', '200 <result>success</result>'],
+      ['3', 'client 1', 'no answer', '(answer set aside: may take effect any time after its call) no answer'],
+      ['4', 'read after the race', '3', '200 <result>success</result>'],
     ]);
+    // summary.md: the overlapping write under a heading of its own, after the minimal history's table.
+    const md = historyOf('D1', race);
+    const heading = md.indexOf(OVERLAPPING);
+    expect(heading).to.be.greaterThan(md.findIndex((l) => l.includes('| 4 | read after the race |')));
+    expect(md.slice(heading).some((l) => l.startsWith('| 1 | client 1 | 1 |'))).to.equal(true);
+    expect(md.slice(0, heading).some((l) => l.includes('11 | 20'))).to.equal(false);
     // A sequence has no senders: its order of answers is that of its calls.
-    const sequence = historyTable({ ...race, history: [step(1, 0, 1)] });
+    const sequence = historyTable([step(1, 0, 1)]);
     expect(sequence.head).to.deep.equal(['#', 'sent (ms)', 'answered (ms)', 'request', 'answer']);
   });
 

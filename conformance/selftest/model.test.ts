@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { adopt } from '../model/effects.ts';
+import { adopt, textCauses } from '../model/effects.ts';
 import {
   apply,
   type Expected,
@@ -290,6 +290,39 @@ describe('the executable model of the spec', () => {
     expect(
       found(sharedState(), put.expected, { id: '7', name: 'JeanPaul', profession: 'a b' }),
     ).to.deep.equal(['PUT (new id) | state-change | other fields']);
+  });
+
+  it('a write whose user is stored trimmed of the white space sent at either end is named by that cause, for PUT and POST alike', () => {
+    const put = apply(sharedState(), { kind: 'put', user: { id: 7, name: ' Ada ', profession: '\tb' } });
+    const trimmed = { id: '7', name: 'Ada', profession: 'b' };
+    const found = (state: typeof put.state, expected: typeof put.expected, back: typeof trimmed) =>
+      judgeWrite(state, expected, ideal(expected), [], { '7': back }).map((d) => signatureKey(d.signature));
+    expect(found(sharedState(), put.expected, trimmed)).to.deep.equal([
+      'write | state-change | text stored trimmed',
+    ]);
+    const post = apply(put.state, { kind: 'post', user: { id: 7, name: 'x ', profession: 'z' } });
+    expect(found(put.state, post.expected, { id: '7', name: 'x', profession: 'z' })).to.deep.equal([
+      'write | state-change | text stored trimmed',
+    ]);
+    // Trimmed inside, or other text: other fields, as before.
+    expect(found(sharedState(), put.expected, { id: '7', name: 'A da', profession: 'b' })).to.deep.equal([
+      'PUT (new id) | state-change | other fields',
+    ]);
+  });
+
+  it('textCauses: the fewest causes whose changes, in any order, give the fields stored', () => {
+    const sent = { id: '7', name: ' a b ', profession: 'c\n' };
+    expect(textCauses(sent, { id: '7', name: 'a b', profession: 'c' })).to.deep.equal(['textTrimmed']);
+    expect(textCauses(sent, { id: '7', name: 'a b', profession: 'c\n' })).to.deep.equal(['textTrimmed']);
+    expect(textCauses(sent, { id: '7', name: '+a+b+', profession: 'c\n' })).to.deep.equal(['formPlusKept']);
+    // Both at once: "+" kept inside, then trimmed (or the other way round).
+    expect(textCauses(sent, { id: '7', name: 'a+b', profession: 'c' })).to.deep.equal([
+      'formPlusKept',
+      'textTrimmed',
+    ]);
+    expect(textCauses(sent, sent)).to.deep.equal([]);
+    expect(textCauses(sent, { id: '7', name: 'ab', profession: 'c' })).to.deep.equal([]);
+    expect(textCauses(sent, null)).to.deep.equal([]);
   });
 
   it('a DELETE that empties the collection and brings the default user back is that defect, whichever user it removed', () => {

@@ -13,11 +13,12 @@ import {
   named,
   type Observed,
   type Operation,
+  serverErrorUnderConcurrency,
   showUser,
 } from '../model/index.ts';
 import { bestExplanation } from '../model/order.ts';
 import { type Api, type Reply, show } from './http.ts';
-import { CORRUPTED, corruption, modelOf, observed } from './judged.ts';
+import { corruption, listFailsForGood, modelOf, observed } from './judged.ts';
 import { type AppOp, judgeAppAnswer } from './judged-apps.ts';
 import { observeUser, step } from './judged-users.ts';
 
@@ -31,12 +32,11 @@ export function tally(outcomes: readonly string[]): Record<string, number> {
 /**
  * The result word of a write the rule sent itself (races, bulk creates), with the meaning this
  * implementation gives it: a word outside the spec's two is a finding of the rule, and is read as
- * what the rule's earlier steps showed it means; else `unreadable (status)`.
+ * what the rule's earlier steps showed it means; else `unreadable (status)`. A server error is judged
+ * with the others sent at once (judgeServerErrors).
  */
 export function outcome(api: Api, reply: Reply): string {
   const seen = observed(reply);
-  // A server error among concurrent writes: the state they share broke, for a moment or for good.
-  if (reply.status >= 500) modelOf(api.log).add([CORRUPTED(show(reply))], reply);
   if (seen.body.kind !== 'result') return `unreadable (${reply.status})`;
   const word = seen.body.word;
   if (word === 'success' || word === 'failure') return word;
@@ -53,6 +53,18 @@ export function outcome(api: Api, reply: Reply): string {
     reply,
   );
   return model.words.get(word) ?? `unreadable (${reply.status})`;
+}
+
+/**
+ * Writes sent at once: a server error among their answers is one finding, named by what reads of the
+ * list then show (model/named-defects.ts serverErrorUnderConcurrency, as the explorer names it): a
+ * server error under concurrent writes, or a service failing for good when every read fails.
+ */
+export async function judgeServerErrors(api: Api, replies: ReadonlyArray<Reply | undefined>): Promise<void> {
+  const first = replies.find((r) => r !== undefined && r.status >= 500);
+  if (!first) return;
+  const failing = await listFailsForGood(api);
+  modelOf(api.log).add([serverErrorUnderConcurrency(show(first), failing)], first);
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   validUtf8,
 } from '../model/index.ts';
 import type { Exchange } from './exchange.ts';
+import { failsForGood } from './for-good.ts';
 import { type Api, type ExchangeLog, type Reply, show } from './http.ts';
 
 /** A disagreement met by a rule, with the answer it was met in: as show() writes it, and its exchange (for the report). */
@@ -128,23 +129,32 @@ export function representationOf(exchange: Exchange | undefined): Disagreement |
   );
 }
 
-/** The signature of a service whose every request fails: whichever rule meets it, one defect. */
-export const CORRUPTED = (answer: string) =>
-  named(
-    'corrupted',
-    `the service answers server errors under concurrent writes, or to every request after them (its state corrupted): ${answer}`,
-  );
+/**
+ * What every read of the list answered when, spread over a few seconds, all of them failed (no answer or
+ * a server error): the service broken for good; undefined when one is served (support/for-good.ts).
+ */
+export function listFailsForGood(api: Api): Promise<string | undefined> {
+  return failsForGood(async () => {
+    try {
+      const reply = await api.get('/UserService/users');
+      return reply.status >= 500 ? show(reply) : undefined;
+    } catch (err) {
+      return `GET /UserService/users: ${(err as Error).message.split('\n')[0]}`;
+    }
+  });
+}
 
 /**
- * After a server error: when GET of the list fails too, the service is broken as a whole (its state
- * corrupted), which is one defect, not one per rule that meets it. Returns the finding, or undefined.
+ * After a server error: when every read of the list fails too, over a few seconds, the service is
+ * broken as a whole (its state corrupted), which is one defect, not one per rule that meets it. Returns
+ * the finding, or undefined.
  */
 export async function corruption(api: Api): Promise<Disagreement | undefined> {
-  let reply: Reply;
-  try {
-    reply = await api.get('/UserService/users');
-  } catch (err) {
-    return CORRUPTED(`GET /UserService/users: ${(err as Error).message.split('\n')[0]}`);
-  }
-  return reply.status >= 500 ? CORRUPTED(show(reply)) : undefined;
+  const failing = await listFailsForGood(api);
+  return failing === undefined
+    ? undefined
+    : named(
+        'corrupted',
+        `the service answers server errors to every request (its state corrupted): ${failing}`,
+      );
 }

@@ -2,7 +2,7 @@
 import { expect } from '@playwright/test';
 import { expectOn, expectXmlMediaType, sameId } from '../support/http.ts';
 import { modelOf } from '../support/judged.ts';
-import { judgeBulk, outcome } from '../support/judged-races.ts';
+import { judgeBulk, judgeServerErrors, outcome } from '../support/judged-races.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectSameUser, givenUser, isolated, newUser, readListing, removeUser } from '../support/users.ts';
 
@@ -105,6 +105,7 @@ test(
       i += burst.length;
       const replies = await Promise.all(burst.map((u) => ctx.api.put(u)));
       const outcomes = replies.map((reply) => outcome(ctx.api, reply));
+      await judgeServerErrors(ctx.api, replies);
       if (small) {
         // The writes of the burst that answered success, judged even when another one failed.
         const stored = burst.filter((_, j) => outcomes[j] === 'success');

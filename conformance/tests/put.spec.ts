@@ -1,7 +1,7 @@
 // SPEC.md A, endpoint 3 and rule 3: PUT /UserService/users creates. Each step is judged through the
 // model (support/judged.ts): the answer, and the state read back afterwards.
 import { expect } from '@playwright/test';
-import { judgeRace, outcome, tally } from '../support/judged-races.ts';
+import { judgeRace, judgeServerErrors, outcome, tally } from '../support/judged-races.ts';
 import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectStored, givenUser, newUser, ownId } from '../support/users.ts';
@@ -59,6 +59,7 @@ test(
       const contenders = Array.from({ length: 50 }, (_, i) => ({ ...base, name: `${base.name}-${i}` }));
       const replies = await Promise.all(contenders.map((u) => ctx.api.put(u)));
       const outcomes = replies.map((reply) => outcome(ctx.api, reply));
+      await judgeServerErrors(ctx.api, replies);
       const winners = contenders.filter((_, i) => outcomes[i] === 'success');
       const counts = tally(outcomes);
       const what = `burst ${burst} of ${BURSTS}: successes among 50 concurrent PUTs of id ${base.id}: ${JSON.stringify(counts)}`;

@@ -11,7 +11,7 @@ import {
 } from '../support/apps.ts';
 import { expectOn, type Reply, randomText, show } from '../support/http.ts';
 import { type AppOp, awaitRemoval, sendApp } from '../support/judged-apps.ts';
-import { judgeAppRace, judgeRace, outcome, tally } from '../support/judged-races.ts';
+import { judgeAppRace, judgeRace, judgeServerErrors, outcome, tally } from '../support/judged-races.ts';
 import { changedAnother, observeUser, step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import {
@@ -39,6 +39,7 @@ test(
       const user = await givenUser(ctx);
       const replies = await Promise.all(Array.from({ length: CONTENDERS }, () => ctx.api.del(user.id)));
       const counts = tally(replies.map((r) => outcome(ctx.api, r)));
+      await judgeServerErrors(ctx.api, replies);
       const what = `burst ${burst} of ${BURSTS}: successes among ${CONTENDERS} concurrent DELETEs: ${JSON.stringify(counts)}`;
       if ((counts.success ?? 0) > 1) await judgeRace(ctx.api, { kind: 'delete', id: user.id }, what);
       // The next burst's set-up is judged from what the race left.
@@ -67,6 +68,7 @@ test(
     }));
     const replies = await Promise.all(contenders.map((c) => ctx.api.post(c)));
     const counts = tally(replies.map((r) => outcome(ctx.api, r)));
+    await judgeServerErrors(ctx.api, replies);
     expect(counts.success, `successes among ${CONTENDERS} concurrent POSTs: ${JSON.stringify(counts)}`).toBe(
       CONTENDERS,
     );
@@ -85,6 +87,7 @@ test(
       const user = newUser('race-del');
       ownId(ctx, user.id);
       const [put, del] = await Promise.all([ctx.api.put(user), ctx.api.del(user.id)]);
+      await judgeServerErrors(ctx.api, [put, del]);
       expectOn(put, outcome(ctx.api, put), 'PUT of a new id raced with its DELETE').toBe('success');
       const deleted = outcome(ctx.api, del);
       expectOn(del, ['success', 'failure'], 'DELETE raced with the PUT').toContain(deleted);
@@ -108,6 +111,7 @@ test(
       const update = { ...user, name: `${user.name}-post`, profession: `${user.profession}-post` };
       ownId(ctx, user.id);
       const [put, post] = await Promise.all([ctx.api.put(user), ctx.api.post(update)]);
+      await judgeServerErrors(ctx.api, [put, post]);
       expectOn(put, outcome(ctx.api, put), 'PUT of a new id raced with a POST').toBe('success');
       const posted = outcome(ctx.api, post);
       expectOn(post, ['success', 'failure'], 'POST raced with the PUT').toContain(posted);

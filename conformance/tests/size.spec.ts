@@ -5,7 +5,7 @@ import { REQUEST_TIMEOUT_MS } from '../support/exchange.ts';
 import { exited, markUnresponsive, unresponsive } from '../support/health.ts';
 import { type Api, expectOn, type Reply } from '../support/http.ts';
 import { observed } from '../support/judged.ts';
-import { judgeBulk, outcome } from '../support/judged-races.ts';
+import { judgeBulk, judgeServerErrors, outcome } from '../support/judged-races.ts';
 import { step as judgedStep, type Step } from '../support/judged-users.ts';
 import { rawBody, rawExchange, rawStatus, rawTransportFailure } from '../support/raw.ts';
 import { CouldNotFinish, OutOfTimeError, rule, test } from '../support/rule.ts';
@@ -171,13 +171,14 @@ test(
         // A PUT of the bulk answered otherwise than success: the first such answer has a PUT of a new id
         // sent alone through the model (with its read-back), which names what that is (a create that
         // answers failure, a PUT that does what POST does); the list below judges what was stored.
+        await judgeServerErrors(api, answers);
         for (const [i, id] of batch.entries()) {
           const reply = answers[i];
           if (!reply) continue;
           const said = outcome(api, reply);
           if (said === 'success') continue;
           refused.add(id);
-          // A word outside the spec's two, or a server error: outcome() named it already.
+          // A word outside the spec's two, or a server error: named already (outcome, judgeServerErrors).
           const seen = observed(reply);
           const word = seen.body.kind === 'result' ? seen.body.word : undefined;
           if (reply.status >= 500 || (word !== undefined && word !== 'failure')) continue;

@@ -100,7 +100,7 @@ export const DEFECTS = {
   'form-plus-literal': {
     wrong: 'form decoding keeps "+" instead of a space',
     caughtBy: ['USR-FORM-01'],
-    // USR-EXACT-01's spaces too, judged by the model alike (model/effects.ts plusKept).
+    // USR-EXACT-01's spaces too, judged by the model alike (model/effects.ts textCauses).
     whole: ['form | state-change | "+" stored, not read as a space'],
   },
   'latin1-output': {
@@ -161,6 +161,8 @@ export const DEFECTS = {
   'text-trimmed': {
     wrong: 'name and profession are stored trimmed of white space at either end',
     caughtBy: ['USR-EXACT-01'],
+    // Named by its cause, as the "+" of form-plus-literal (model/effects.ts textCauses).
+    whole: ['write | state-change | text stored trimmed'],
   },
   'id-as-text': { wrong: 'ids are kept as written: 007 and 7 are two users', caughtBy: ['USR-ID-01'] },
   'list-capped-1000': { wrong: 'GET list answers the first 1,000 users only', caughtBy: ['USR-SIZE-01'] },
