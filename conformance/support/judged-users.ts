@@ -272,8 +272,9 @@ export async function step(
 }
 
 /**
- * A write that answered success and whose change is missing is sent once more: when the change then
- * holds, it was lost to a concurrent write (a lost update), not a write that never works.
+ * A write that answered success and whose change is missing is sent once more: when it is answered
+ * success again and the change then holds, it was lost to a concurrent write (a lost update), not a
+ * write that never works.
  */
 async function confirmLost(
   api: Api,
@@ -295,7 +296,13 @@ async function confirmLost(
   const want = apply(before, op).state.users[id];
   const holds = want ? sameUser(want, after[id]) : after[id] === null;
   void back;
-  if (!holds || observed(again).status >= 500) return found;
+  // Lost to a concurrent write, the write sent again alone is answered success and holds. Answered
+  // otherwise (a DELETE answered failure: the first one took effect only now, at this later write),
+  // the first write's change was late, not lost: it stays named by what was missing.
+  const againSeen = observed(again);
+  const againWord = againSeen.body.kind === 'result' ? againSeen.body.word : undefined;
+  const againSuccess = againWord !== undefined && (model.words.get(againWord) ?? againWord) === 'success';
+  if (!holds || !againSuccess || againSeen.status >= 500) return found;
   return found.map((d) =>
     d === missing
       ? named(
