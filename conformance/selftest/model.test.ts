@@ -274,6 +274,17 @@ describe('the executable model of the spec', () => {
     ]);
   });
 
+  it('an update is not called unchanged where the model never knew the old fields (a list that lies, never adopted)', () => {
+    const state = apply(initialState(), { kind: 'list' }).state;
+    const { expected } = apply(state, { kind: 'post', user: { id: 1, name: 'Suresh', profession: 'Clerk' } });
+    const found = (back: { id: string; name: string; profession: string }) =>
+      judgeWrite(state, expected, ideal(expected), [], { '1': back }).map((d) => signatureKey(d.signature));
+    expect(found({ id: '1', name: 'Suresh', profession: 'Analyst' })).to.deep.equal([
+      'POST (existing id) | state-change | merged',
+    ]);
+    expect(found({ id: '1', name: 'Suresh', profession: 'Clerk' })).to.deep.equal([]);
+  });
+
   it('a write whose user is stored with "+" for each space sent is the form decoder, for PUT and POST alike', () => {
     const put = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'Jean Paul', profession: 'a b' } });
     const plus = { id: '7', name: 'Jean+Paul', profession: 'a+b' };

@@ -232,6 +232,8 @@ export async function step(
   const before = held.state;
   // POST and DELETE: the list before, to tell a write that hit another user from one that did nothing.
   const snapshot = op.kind === 'post' || op.kind === 'delete' ? await listSnapshot(api) : undefined;
+  // The list known to lie: its first users as GET by id serves them, before and after (touchedOthers).
+  const heldFirst = snapshot && lying('GET list') ? await heldByGet(api, snapshot) : undefined;
   const reply = await send(api, op, options.form);
   const seen = observed(reply);
   if (reply.status >= 500) {
@@ -269,18 +271,24 @@ export async function step(
   }
   const { back, listed } = await readBack(api, model, expected.touches);
   let found = judgeWrite(before, expected, seen, judged.disagreements, back);
-  const touched = snapshot ? touchedOthers(snapshot, listed, back, op) : [];
+  const touched = snapshot
+    ? listed
+      ? othersTouched(snapshot, listed, op)
+      : heldFirst
+        ? othersTouched(heldFirst, await heldByGet(api, heldFirst), op)
+        : []
+    : [];
   if (touched.length && found.some(explainedByAnotherRecord)) {
     found = [
       ...found.filter((d) => !explainedByAnotherRecord(d)),
       named(
-        touchedFirst(snapshot, touched),
+        touchedFirst(heldFirst ?? snapshot, touched),
         `${expected.situation} ${word === undefined ? `answered ${reply.status}` : `answered ${word}`}, and changed another user instead: ${touched.map((t) => t.text).join(', ')}`,
       ),
     ];
   } else found = await confirmLost(api, model, before, op, found, back);
   // The user changed instead is the first of the list: whichever judgement saw it, that is the cause.
-  if (touchedFirst(snapshot, touched) === 'firstUserTouched')
+  if (touchedFirst(heldFirst ?? snapshot, touched) === 'firstUserTouched')
     found = found.map((d) =>
       d.signature.aspect === 'other-record-touched' ? named('firstUserTouched', d.message) : d,
     );
@@ -439,23 +447,17 @@ function othersTouched(
 }
 
 /**
- * othersTouched, from the list after the write; or, when the list is known to lie (it is not read
- * back), from what GET by id served: only users it read (a lying list shows users it does not hold).
+ * The first users of a list known to lie (it shows users it does not hold) as GET by id serves them:
+ * the ones it holds, to tell which of them a POST or DELETE touched instead of its own. The first few
+ * only: the first of the list is the one an equality that always holds meets.
  */
-function touchedOthers(
-  before: readonly SeenUser[],
-  listed: readonly SeenUser[] | undefined,
-  back: ReadBack,
-  op: Operation,
-): Array<{ id: string; text: string }> {
-  if (listed) return othersTouched(before, listed, op);
-  if (!lying('GET list')) return [];
-  const held = Object.values(back).filter((u): u is SeenUser => !!u);
-  return othersTouched(
-    before.filter((u) => u.id in back),
-    held,
-    op,
-  );
+async function heldByGet(api: Api, listed: readonly SeenUser[]): Promise<SeenUser[]> {
+  const held: SeenUser[] = [];
+  for (const { id } of listed.slice(0, 5)) {
+    const user = await servedById(api, id);
+    if (user) held.push(user);
+  }
+  return held;
 }
 
 /**
