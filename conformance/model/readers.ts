@@ -190,7 +190,8 @@ function leavesOut(answers: ReaderAnswers): Pick<Liar, 'defect' | 'found'> | und
  * it tell right. GET by id is named a liar only where the list showed the written users as written, and
  * the list (showing deleted users) only where GET by id served nothing for the removed one (lyingReaders):
  * so whether GET by id serves a user at all says whether the id is held, and the list's user of that id
- * says its fields. `served`: what GET by id served (any user), null for none, undefined when unreadable.
+ * says its fields. Nothing else is trusted instead: HEAD of the list shows no user, and the write's own
+ * answer is what is being judged. `served`: what GET by id served (any user), null for none, undefined when unreadable.
  * Returns the user, null (not held), or undefined: the two cannot tell (the rule does not judge it).
  */
 export function throughBothLiars(
