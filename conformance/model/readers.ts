@@ -111,7 +111,10 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
         ),
       });
   }
-  const hit = deleteHitAnother(answers);
+  const hit = deleteHitAnother(
+    answers,
+    out.some((l) => l.reader === 'GET by id'),
+  );
   if (hit && !out.some((l) => l.reader === 'GET list')) out.push({ reader: 'GET list', ...hit });
   const leftOut = leavesOut(answers);
   if (leftOut && !out.some((l) => l.reader === 'GET list')) out.push({ reader: 'GET list', ...leftOut });
@@ -122,14 +125,22 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
  * The check's DELETE missed its own user (both readers still show it) and removed one listed before: GET
  * by id no longer serves that one, which the list still shows. GET by id, which agrees with the model
  * for every user the check wrote, tells what the DELETE did; the list shows a deleted user (a write that
- * hits another user is the write rules' finding).
+ * hits another user is the write rules' finding). With GET by id known to serve another user, only
+ * whether it serves one at all is taken from it (as throughBothLiars).
  */
-function deleteHitAnother(answers: ReaderAnswers): Pick<Liar, 'defect' | 'found'> | undefined {
+function deleteHitAnother(
+  answers: ReaderAnswers,
+  byIdServesAnother: boolean,
+): Pick<Liar, 'defect' | 'found'> | undefined {
   const { expected, byId, listed, byIdBefore } = answers;
   if (!listed || !byIdBefore) return undefined;
   const entries = Object.entries(expected);
-  const missed = entries.find(([id, want]) => !want && byId[id] && listShows(listed, id, byId[id] ?? null));
-  const keptAgree = entries.every(([id, want]) => !want || agrees(want, byId[id]));
+  const stillShown = (id: string) =>
+    byIdServesAnother ? listed.some((u) => u.id === id) : listShows(listed, id, byId[id] ?? null);
+  const missed = entries.find(([id, want]) => !want && byId[id] && stillShown(id));
+  const keptAgree = entries.every(
+    ([id, want]) => !want || (byIdServesAnother ? !!byId[id] : agrees(want, byId[id])),
+  );
   if (!missed || !keptAgree) return undefined;
   const gone = Object.entries(byIdBefore).find(
     ([id, served]) => served === null && listed.some((u) => u.id === id),

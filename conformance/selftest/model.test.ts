@@ -583,6 +583,18 @@ describe('the executable model of the spec', () => {
       // still serves it: no reader lies.
       expect(named({ ...missed, listed: [kept, removed], byIdBefore: { '1': null } })).to.deep.equal([]);
       expect(named({ ...missed, byIdBefore: { '1': first } })).to.deep.equal([]);
+      // GET by id serving the first user for every id it holds: it still tells that user 1 is gone.
+      const short = { id: '13', name: 's', profession: 't' };
+      const both = answers({
+        expected: { '11': kept, '13': short, '12': null },
+        byId: { '11': kept, '13': kept, '12': kept },
+        listed: [kept, short, removed, first],
+        byIdBefore: { '1': null },
+      });
+      expect(named(both)).to.deep.equal([
+        'GET by id: GET by id | state-change | serves another user',
+        'GET list: GET list | state-change | shows a deleted user',
+      ]);
     });
 
     describe('a user read when both readers lie (throughBothLiars)', () => {
