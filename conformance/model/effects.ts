@@ -38,7 +38,9 @@ function effectOn(
   if (!after) return before ? 'not removed' : 'created';
   if (!seen) return before ? 'removed' : 'not stored';
   if (!before) return 'other fields';
-  if (sameUser(before, seen)) return 'unchanged';
+  // Unchanged only where the old fields are known (a user the model never read has none to compare).
+  const oldKnown = before.name !== undefined && before.profession !== undefined;
+  if (oldKnown && sameUser(before, seen)) return 'unchanged';
   if (sent && sameUser(sent, seen)) return 'replaced';
   if (sent && (seen.name === sent.name || seen.profession === sent.profession)) return 'merged';
   return 'other fields';

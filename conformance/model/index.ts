@@ -61,6 +61,7 @@ export {
   type Reader,
   type ReaderAnswers,
   type ReaderDefect,
+  throughBothLiars,
 } from './readers.ts';
 export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';
 export {

@@ -29,6 +29,11 @@ export interface ReaderAnswers {
   listed?: readonly SeenUser[];
   /** The list's users before the check's writes (so that a cache has something to serve); undefined when not readable. */
   listedBefore?: readonly SeenUser[];
+  /**
+   * What GET by id served, after the writes, for users the list showed before them (the check's writes
+   * do not address them): a user, or null when none.
+   */
+  byIdBefore?: Readonly<Record<string, SeenUser | null>>;
   /** Statuses of GET and of HEAD of the list, sent one after the other. */
   listStatus: number;
   headStatus: number;
@@ -106,9 +111,49 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
         ),
       });
   }
+  const hit = deleteHitAnother(
+    answers,
+    out.some((l) => l.reader === 'GET by id'),
+  );
+  if (hit && !out.some((l) => l.reader === 'GET list')) out.push({ reader: 'GET list', ...hit });
   const leftOut = leavesOut(answers);
   if (leftOut && !out.some((l) => l.reader === 'GET list')) out.push({ reader: 'GET list', ...leftOut });
   return out;
+}
+
+/**
+ * The check's DELETE missed its own user (both readers still show it) and removed one listed before: GET
+ * by id no longer serves that one, which the list still shows. GET by id, which agrees with the model
+ * for every user the check wrote, tells what the DELETE did; the list shows a deleted user (a write that
+ * hits another user is the write rules' finding). With GET by id known to serve another user, only
+ * whether it serves one at all is taken from it (as throughBothLiars).
+ */
+function deleteHitAnother(
+  answers: ReaderAnswers,
+  byIdServesAnother: boolean,
+): Pick<Liar, 'defect' | 'found'> | undefined {
+  const { expected, byId, listed, byIdBefore } = answers;
+  if (!listed || !byIdBefore) return undefined;
+  const entries = Object.entries(expected);
+  const stillShown = (id: string) =>
+    byIdServesAnother ? listed.some((u) => u.id === id) : listShows(listed, id, byId[id] ?? null);
+  const missed = entries.find(([id, want]) => !want && byId[id] && stillShown(id));
+  const keptAgree = entries.every(
+    ([id, want]) => !want || (byIdServesAnother ? !!byId[id] : agrees(want, byId[id])),
+  );
+  if (!missed || !keptAgree) return undefined;
+  const gone = Object.entries(byIdBefore).find(
+    ([id, served]) => served === null && listed.some((u) => u.id === id),
+  );
+  const shown = gone && listed.find((u) => u.id === gone[0]);
+  if (!shown) return undefined;
+  return {
+    defect: 'listShowsDeleted',
+    found: named(
+      'listShowsDeleted',
+      `GET list still shows ${showUser(shown)}, which GET by id no longer serves after a DELETE (of user ${missed[0]}) answered success`,
+    ),
+  };
 }
 
 const digits = (id: string): number => id.replace(/^-/, '').length;
@@ -149,4 +194,24 @@ function leavesOut(answers: ReaderAnswers): Pick<Liar, 'defect' | 'found'> | und
       ),
     };
   return undefined;
+}
+
+/**
+ * The user `id` when both GET by id and the list lie (issue 45): each is trusted for what the check saw
+ * it tell right. GET by id is named a liar only where the list showed the written users as written, and
+ * the list (showing deleted users) only where GET by id served nothing for the removed one (lyingReaders):
+ * so whether GET by id serves a user at all says whether the id is held, and the list's user of that id
+ * says its fields. Nothing else is trusted instead: HEAD of the list shows no user, and the write's own
+ * answer is what is being judged. `served`: what GET by id served (any user), null for none, undefined when unreadable.
+ * Returns the user, null (not held), or undefined: the two cannot tell (the rule does not judge it).
+ */
+export function throughBothLiars(
+  id: string,
+  served: SeenUser | null | undefined,
+  listed: readonly SeenUser[] | undefined,
+): SeenUser | null | undefined {
+  if (served === undefined) return undefined;
+  if (served === null) return null;
+  const inList = listed?.filter((u) => u.id === id) ?? [];
+  return inList.length === 1 ? inList[0] : undefined;
 }

@@ -25,7 +25,7 @@ import {
   sharedState,
   signatureKey,
 } from '../model/index.ts';
-import { lyingReaders, type ReaderAnswers } from '../model/readers.ts';
+import { lyingReaders, type ReaderAnswers, throughBothLiars } from '../model/readers.ts';
 
 const ids = fc.integer({ min: 1, max: 6 }).map(String);
 const text = fc.string({ minLength: 1, maxLength: 8 });
@@ -272,6 +272,17 @@ describe('the executable model of the spec', () => {
     expect(found.map((d) => signatureKey(d.signature))).to.deep.equal([
       'POST (existing id) | state-change | unchanged',
     ]);
+  });
+
+  it('an update is not called unchanged where the model never knew the old fields (a list that lies, never adopted)', () => {
+    const state = apply(initialState(), { kind: 'list' }).state;
+    const { expected } = apply(state, { kind: 'post', user: { id: 1, name: 'Suresh', profession: 'Clerk' } });
+    const found = (back: { id: string; name: string; profession: string }) =>
+      judgeWrite(state, expected, ideal(expected), [], { '1': back }).map((d) => signatureKey(d.signature));
+    expect(found({ id: '1', name: 'Suresh', profession: 'Analyst' })).to.deep.equal([
+      'POST (existing id) | state-change | merged',
+    ]);
+    expect(found({ id: '1', name: 'Suresh', profession: 'Clerk' })).to.deep.equal([]);
   });
 
   it('a write whose user is stored with "+" for each space sent is the form decoder, for PUT and POST alike', () => {
@@ -583,6 +594,60 @@ describe('the executable model of the spec', () => {
       expect(named(answers({ byId: { '11': kept, '12': removed }, listed: [kept, removed] }))).to.deep.equal(
         [],
       );
+    });
+
+    it('names both when GET by id serves another user and the list shows a removed one', () => {
+      const first = { id: '1', name: 'Ada', profession: 'Analyst' };
+      const removed = { id: '12', name: 'r', profession: 'q' };
+      expect(named(answers({ byId: { '11': first, '12': null }, listed: [kept, removed] }))).to.deep.equal([
+        'GET by id: GET by id | state-change | serves another user',
+        'GET list: GET list | state-change | shows a deleted user',
+      ]);
+    });
+
+    it('names the list when the DELETE removed a user listed before, not its own, and the list still shows it', () => {
+      const first = { id: '1', name: 'Ada', profession: 'Analyst' };
+      const removed = { id: '12', name: 'r', profession: 'q' };
+      const missed = answers({ byId: { '11': kept, '12': removed }, listed: [kept, removed, first] });
+      expect(named({ ...missed, byIdBefore: { '1': null } })).to.deep.equal([
+        'GET list: GET list | state-change | shows a deleted user',
+      ]);
+      // The list no longer shows it (the DELETE hit another user: the write rules' finding), or GET by id
+      // still serves it: no reader lies.
+      expect(named({ ...missed, listed: [kept, removed], byIdBefore: { '1': null } })).to.deep.equal([]);
+      expect(named({ ...missed, byIdBefore: { '1': first } })).to.deep.equal([]);
+      // GET by id serving the first user for every id it holds: it still tells that user 1 is gone.
+      const short = { id: '13', name: 's', profession: 't' };
+      const both = answers({
+        expected: { '11': kept, '13': short, '12': null },
+        byId: { '11': kept, '13': kept, '12': kept },
+        listed: [kept, short, removed, first],
+        byIdBefore: { '1': null },
+      });
+      expect(named(both)).to.deep.equal([
+        'GET by id: GET by id | state-change | serves another user',
+        'GET list: GET list | state-change | shows a deleted user',
+      ]);
+    });
+
+    describe('a user read when both readers lie (throughBothLiars)', () => {
+      const first = { id: '1', name: 'Ada', profession: 'Analyst' };
+      const removed = { id: '12', name: 'r', profession: 'q' };
+      const listed = [first, kept, removed];
+
+      it("takes a user GET by id serves (whichever) with the list's fields", () => {
+        expect(throughBothLiars('11', first, listed)).to.deep.equal(kept);
+      });
+
+      it('takes no user where GET by id serves none, though the list shows it', () => {
+        expect(throughBothLiars('12', null, listed)).to.equal(null);
+      });
+
+      it('cannot tell where GET by id is unreadable or the list does not show the one it serves', () => {
+        expect(throughBothLiars('11', undefined, listed)).to.equal(undefined);
+        expect(throughBothLiars('13', first, listed)).to.equal(undefined);
+        expect(throughBothLiars('11', first, [...listed, kept])).to.equal(undefined);
+      });
     });
 
     describe('a list that leaves out users GET by id serves', () => {

@@ -391,6 +391,11 @@ export class Api {
    */
   async readUser(id: number | string): Promise<User | undefined> {
     if (lying('GET by id')) {
+      // The list lies too (model throughBothLiars): a user only where GET by id serves one.
+      if (lying('GET list')) {
+        const byId = await this.get(`/UserService/users/${id}`);
+        if (byId.status < 200 || byId.status > 299 || !byId.body.length) return undefined;
+      }
       const listed = await this.usersWithId(id);
       return listed.length === 1 ? listed[0] : undefined;
     }

@@ -12,6 +12,7 @@ import {
   canonicalId,
   type Disagreement,
   disagreement,
+  is2xx,
   judgeRestart,
   judgeWrite,
   listShows,
@@ -26,6 +27,7 @@ import {
   servedUser,
   showUser,
   stepHeld,
+  throughBothLiars,
 } from '../model/index.ts';
 import type { Api, Reply } from './http.ts';
 import { corruption, modelOf, observed, type RuleModel, unreadable, usersIn } from './judged.ts';
@@ -161,7 +163,30 @@ async function servedById(api: Api, id: string): Promise<SeenUser | null> {
   return servedWithId(observed(await api.get(`/UserService/users/${id}`)), id);
 }
 
-/** readBack when GET by id lies: every user as the list shows it. */
+/** What an answer of GET by id serves: a user (whatever its id), null for none, undefined when unreadable. */
+function servedAny(reply: Reply): SeenUser | null | undefined {
+  const seen = observed(reply);
+  return servedUser(seen) ?? (!is2xx(reply.status) || seen.body.kind === 'empty' ? null : undefined);
+}
+
+/**
+ * The users `ids` when both readers lie (model throughBothLiars): whether GET by id serves one, and its
+ * fields as the list shows them; an id the two cannot tell is left out (not judged).
+ */
+async function throughBoth(
+  api: Api,
+  listed: readonly SeenUser[],
+  ids: readonly string[],
+): Promise<Record<string, SeenUser | null>> {
+  const out: Record<string, SeenUser | null> = {};
+  for (const id of new Set(ids)) {
+    const user = throughBothLiars(id, servedAny(await api.get(`/UserService/users/${id}`)), listed);
+    if (user !== undefined) out[id] = user;
+  }
+  return out;
+}
+
+/** readBack when GET by id lies: every user as the list shows it (and as GET by id tells, when the list lies too). */
 async function readBackByList(
   api: Api,
   model: RuleModel,
@@ -173,9 +198,11 @@ async function readBackByList(
     model.add([unreadable('GET list', seen.body.problem)], list);
   if (list.status < 200 || list.status > 299 || seen.body.kind !== 'users') return { back: {} };
   const listed = seen.body.users;
+  const all = [...ids, ...Object.keys(model.state(api.baseUrl).users)];
+  // The list lies too: what it shows is not compared with other reads (the list is not `listed` here).
+  if (lying('GET list')) return { back: await throughBoth(api, listed, all) };
   const out: Record<string, SeenUser | null> = {};
-  for (const id of [...ids, ...Object.keys(model.state(api.baseUrl).users)])
-    out[id] = listed.find((u) => u.id === id) ?? null;
+  for (const id of all) out[id] = listed.find((u) => u.id === id) ?? null;
   return { back: out, listed };
 }
 
@@ -205,6 +232,8 @@ export async function step(
   const before = held.state;
   // POST and DELETE: the list before, to tell a write that hit another user from one that did nothing.
   const snapshot = op.kind === 'post' || op.kind === 'delete' ? await listSnapshot(api) : undefined;
+  // The list known to lie: its first users as GET by id serves them, before and after (touchedOthers).
+  const heldFirst = snapshot && lying('GET list') ? await heldByGet(api, snapshot) : undefined;
   const reply = await send(api, op, options.form);
   const seen = observed(reply);
   if (reply.status >= 500) {
@@ -242,18 +271,24 @@ export async function step(
   }
   const { back, listed } = await readBack(api, model, expected.touches);
   let found = judgeWrite(before, expected, seen, judged.disagreements, back);
-  const touched = snapshot && listed ? othersTouched(snapshot, listed, op) : [];
+  const touched = snapshot
+    ? listed
+      ? othersTouched(snapshot, listed, op)
+      : heldFirst
+        ? othersTouched(heldFirst, await heldByGet(api, heldFirst), op)
+        : []
+    : [];
   if (touched.length && found.some(explainedByAnotherRecord)) {
     found = [
       ...found.filter((d) => !explainedByAnotherRecord(d)),
       named(
-        touchedFirst(snapshot, touched),
+        touchedFirst(heldFirst ?? snapshot, touched),
         `${expected.situation} ${word === undefined ? `answered ${reply.status}` : `answered ${word}`}, and changed another user instead: ${touched.map((t) => t.text).join(', ')}`,
       ),
     ];
   } else found = await confirmLost(api, model, before, op, found, back);
   // The user changed instead is the first of the list: whichever judgement saw it, that is the cause.
-  if (touchedFirst(snapshot, touched) === 'firstUserTouched')
+  if (touchedFirst(heldFirst ?? snapshot, touched) === 'firstUserTouched')
     found = found.map((d) =>
       d.signature.aspect === 'other-record-touched' ? named('firstUserTouched', d.message) : d,
     );
@@ -324,11 +359,15 @@ export async function restarted(api: Api): Promise<void> {
   const before = model.state(api.baseUrl);
   if (!before.collection) return;
   if (lying('GET list')) {
+    // GET by id lies too: whether it serves the user, with the list's fields (throughBoth).
+    const both = lying('GET by id') ? usersIn(observed(await api.get('/UserService/users'))) : undefined;
     const back: Record<string, SeenUser | null> = {};
     let lost: Reply | undefined;
     for (const [id, user] of Object.entries(before.users)) {
       const reply = await api.get(`/UserService/users/${id}`);
-      back[id] = servedWithId(observed(reply), id);
+      const seen = both ? throughBothLiars(id, servedAny(reply), both) : servedWithId(observed(reply), id);
+      if (seen === undefined) continue;
+      back[id] = seen;
       if (!sameUser(user, back[id])) lost ??= reply;
     }
     const kept = Object.values(back).filter((u): u is SeenUser => !!u);
@@ -412,6 +451,20 @@ function othersTouched(
   return before
     .filter((u) => u.id !== own && !after.some((a) => a.id === u.id))
     .map((u) => ({ id: u.id, text: `user ${u.id} removed` }));
+}
+
+/**
+ * The first users of a list known to lie (it shows users it does not hold) as GET by id serves them:
+ * the ones it holds, to tell which of them a POST or DELETE touched instead of its own. The first few
+ * only: the first of the list is the one an equality that always holds meets.
+ */
+async function heldByGet(api: Api, listed: readonly SeenUser[]): Promise<SeenUser[]> {
+  const held: SeenUser[] = [];
+  for (const { id } of listed.slice(0, 5)) {
+    const user = await servedById(api, id);
+    if (user) held.push(user);
+  }
+  return held;
 }
 
 /**

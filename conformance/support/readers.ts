@@ -108,6 +108,14 @@ async function runCheck(request: APIRequestContext): Promise<Array<Liar & { repl
         if (served) byId[String(user.id)] = served;
         else if (!is2xx(reply.status) || seen.body.kind === 'empty') byId[String(user.id)] = null;
       }
+      // Users listed before (a few): a DELETE that removed one of them instead of its own shows here.
+      const byIdBefore: Record<string, SeenUser | null> = {};
+      for (const { id } of listedBefore?.slice(0, 5) ?? []) {
+        const reply = await api.get(`/UserService/users/${id}`);
+        const served = servedUser(observed(reply));
+        if (served) byIdBefore[id] = served;
+        else if (!is2xx(reply.status) || observed(reply).body.kind === 'empty') byIdBefore[id] = null;
+      }
       const list = await api.get('/UserService/users');
       const head = await api.send('HEAD', '/UserService/users');
       const listed = servedUsers(observed(list));
@@ -117,6 +125,7 @@ async function runCheck(request: APIRequestContext): Promise<Array<Liar & { repl
           [String(removed.id)]: null,
         },
         byId,
+        byIdBefore,
         ...(listed ? { listed } : {}),
         ...(listedBefore ? { listedBefore } : {}),
         listStatus: list.status,

@@ -362,10 +362,15 @@ export const SINGLES = {
  * - PUT that overwrites beside PUT that stores nothing: no user can be created, so a PUT of an existing
  *   id is never met and the overwrite never shows (1 of the 2 defects, USR-PUT-03 and USR-PUT-04 could
  *   not check for the other, measured): masking, not a false defect.
+ * - POST that updates the name only beside the equality that always holds: the implementation's POST
+ *   writes the whole form onto the first user (server.mjs), so no partial update is ever made; the
+ *   report is the first-user cause alone, USR-POST-02 passing (measured with single.sh): the union
+ *   cannot be shown, the merge not being there to see.
  */
 export const NOT_YET_UNION = [
   ['post-creates', 'put-success-not-stored'],
   ['put-overwrites', 'put-success-not-stored'],
+  ['first-user-equality', 'post-partial'],
 ];
 
 /**

@@ -349,7 +349,8 @@ async function handleUsersAlone(req, res, id) {
         const current = has('first-user-equality') ? store.values().next().value : store.get(user.id);
         if (!current && !has('post-creates')) return sendResult(res, false);
         if (has('default-user-fixed') && user.id === '1') return sendResult(res, true);
-        if (has('first-user-equality')) await change({ ...user, id: current.id });
+        // An empty collection has no first user: post-creates, beside it, creates (no crash of the two together).
+        if (has('first-user-equality') && current) await change({ ...user, id: current.id });
         else if (has('post-keeps-old')) await change(current);
         else await change(has('post-partial') && current ? { ...current, name: user.name } : user);
         return sendResult(res, true);
