@@ -75,7 +75,7 @@ describe('combinations of single causes', () => {
     it('a defect whose every rule could not check for a listed defect is masked', () => {
       const masked = report([
         { id: 'USR-PUT-03', status: 'failed', reason: masking, defect: 'D1' },
-        { id: 'USR-PUT-04', status: 'skipped', reason: COULD_NOT_CHECK + 'x', defect: 'D1' },
+        { id: 'USR-PUT-04', status: 'skipped', reason: `${COULD_NOT_CHECK}x`, defect: 'D1' },
       ]);
       expect(judgeCombination([notStored, overwrites], masked, COULD_NOT_CHECK)).to.deep.equal({
         sound: true,
