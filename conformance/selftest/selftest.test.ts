@@ -441,7 +441,7 @@ describe('conformance suite self-test', () => {
     const label =
       names.length === 1 ? `single cause ${names[0]}` : `${names.join(' + ')} (seed ${pairsSeed})`;
     caseOf(
-      `${label}: exactly ${names.length === 1 ? 'its' : 'the union of their'} ${expected.length} defects, 0 could not set up`,
+      `${label}: exactly ${names.length === 1 ? 'its' : 'the union of their'} ${expected.length} defects (less any another masks), 0 could not set up`,
       () => runSuite({ CONFORMANCE_START_COMMAND: command(names.join(',')) }, ['--grep-invert', 'EXP-']),
       (run) => {
         const listed = run.summary.defects.map((d) => signatureKey(d.signature));
