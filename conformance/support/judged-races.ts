@@ -69,7 +69,8 @@ export async function judgeServerErrors(api: Api, replies: ReadonlyArray<Reply |
 
 /**
  * Users a rule created with concurrent PUTs answered success, and the list shows: each one the list
- * misses is read by id. Served by id: the list leaves it out; not served: the write was lost.
+ * misses is read by id. Served by id: the list leaves it out; not served, and stored when sent alone:
+ * the write was lost.
  */
 export async function judgeBulk(
   api: Api,
@@ -86,6 +87,9 @@ export async function judgeBulk(
       if (broken) return model.add([broken], reply);
     }
     const served = reply.status >= 200 && reply.status <= 299 && seen.body.kind === 'user';
+    // Not stored: the same PUT is sent once more, alone. When it is not stored either, the defect is the
+    // write's own, named by that step (a PUT that never stores is no lost update); else it was lost.
+    if (!served && (await step(api, { kind: 'put', user })).found.length) return;
     model.add(
       [
         served

@@ -40,9 +40,14 @@ export declare const QUICK: ReadonlySet<string>;
 /** A single cause (issue 45): one behaviour of server.mjs, and the defects the whole suite must list for it. */
 export interface Single {
   wrong: string;
+  /** The rule that reports it: when that rule could not check for another defect, it is masked. */
+  caughtBy?: readonly string[];
   defects: readonly string[];
 }
 export declare const SINGLES: Readonly<Record<string, Single>>;
 
 /** Single causes not yet reported as the union of their reports together (see defects.mjs). */
 export declare const NOT_YET_UNION: ReadonlyArray<readonly string[]>;
+
+/** Switches of server.mjs that change the same step: never on together (see defects.mjs). */
+export declare const EXCLUSIVE: ReadonlyArray<readonly string[]>;

@@ -23,7 +23,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { COMPOUNDS, DEFECTS, SINGLES } from './defects.mjs';
+import { COMPOUNDS, DEFECTS, EXCLUSIVE, SINGLES } from './defects.mjs';
 
 function args() {
   const out = {
@@ -45,6 +45,11 @@ for (const defect of defects)
     console.error(
       `unknown defect ${defect}; one of: ${[...Object.keys(DEFECTS), ...Object.keys(COMPOUNDS), ...Object.keys(SINGLES)].join(', ')}`,
     );
+    process.exit(2);
+  }
+for (const exclusive of EXCLUSIVE)
+  if (exclusive.every((d) => defects.includes(d))) {
+    console.error(`defects ${exclusive.join(' and ')} switch the same step: one at a time`);
     process.exit(2);
   }
 const active = new Set(defects.flatMap((d) => (d in COMPOUNDS ? COMPOUNDS[d].behaviours : [d])));
