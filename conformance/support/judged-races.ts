@@ -174,26 +174,3 @@ export function judgeAppRace(
   model.add([found], ([...answered, ...reads][index] as Answered).reply);
   return [found];
 }
-
-/**
- * A DELETE raced with the PUT of its user answered success, the user was served after both, and
- * neither the DELETE of an unknown id nor the DELETE of that user sent alone showed a defect of their
- * own: when a read now finds the user gone, the first DELETE's removal came only with a later write.
- * That is the DELETE not removing what it answered success for, named so; else the race's own failure
- * stands (false).
- */
-export async function removedLate(api: Api, del: Reply, id: number | string): Promise<boolean> {
-  if (await api.readUser(id)) return false;
-  modelOf(api.log).add(
-    [
-      disagreement(
-        'DELETE (existing id)',
-        'state-change',
-        'not removed',
-        `DELETE of user ${id} answered success, yet the user was served after it; gone only after later writes`,
-      ),
-    ],
-    del,
-  );
-  return true;
-}
