@@ -19,8 +19,11 @@ export interface Compound {
   wrong: string;
   /** Behaviours of server.mjs switched on together. */
   behaviours: readonly string[];
-  /** The defects, by signature (`operation | aspect | seen`, model/signature.ts signatureKey). */
-  defects: readonly string[];
+  /**
+   * The defects, by signature (`operation | aspect | seen`, model/signature.ts signatureKey); a group is
+   * one outcome that timing decides: at least one of its signatures, any of them.
+   */
+  defects: ReadonlyArray<string | readonly string[]>;
   /** Options of the suite for the run (beyond the defaults). */
   args?: readonly string[];
 }
@@ -51,3 +54,8 @@ export declare const NOT_YET_UNION: ReadonlyArray<readonly string[]>;
 
 /** Switches of server.mjs that change the same step: never on together (see defects.mjs). */
 export declare const EXCLUSIVE: ReadonlyArray<readonly string[]>;
+/** Declared defects as a report would list them: a group stands for its signatures listed (see defects.mjs). */
+export declare function declaredAsListed(
+  declared: ReadonlyArray<string | readonly string[]>,
+  listed: readonly string[],
+): string[];
