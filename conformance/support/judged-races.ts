@@ -52,7 +52,7 @@ export function outcome(api: Api, reply: Reply): string {
     ],
     reply,
   );
-  return model.words.get(word) ?? `unreadable (${reply.status})`;
+  return model.meaning(word) ?? `unreadable (${reply.status})`;
 }
 
 /**

@@ -360,7 +360,7 @@ async function confirmLost(
   // the first write's change was late, not lost: it stays named by what was missing.
   const againSeen = observed(again);
   const againWord = againSeen.body.kind === 'result' ? againSeen.body.word : undefined;
-  const againSuccess = againWord !== undefined && (model.words.get(againWord) ?? againWord) === 'success';
+  const againSuccess = againWord !== undefined && model.meaning(againWord) === 'success';
   if (!holds || !againSuccess || againSeen.status >= 500) return found;
   return found.map((d) =>
     d === missing

@@ -42,6 +42,11 @@ export class RuleModel {
   choices: Held['choices'] = {};
   /** What a result word outside the spec's two means for this implementation (learnt from its effect). */
   readonly words = new Map<string, 'success' | 'failure'>();
+
+  /** What a result word means here: the spec's two as they are, another as learnt (undefined if not yet). */
+  meaning(word: string): 'success' | 'failure' | undefined {
+    return word === 'success' || word === 'failure' ? word : this.words.get(word);
+  }
   private readonly states = new Map<string, State>();
   private readonly fresh = new Set<string>();
 
