@@ -19,6 +19,7 @@ import {
   observed,
   observeUsers,
   type ReadBack,
+  type Reader,
   removed,
   removing,
   type Signature,
@@ -160,6 +161,14 @@ export function describeExpected(expected: Expected, after: State): string {
   return `${expected.situation}: ${status}${media}, ${what}${afterwards}`;
 }
 
+/** The reader of the users an operation reads through (model/readers.ts). */
+const READER: Partial<Record<Concrete['kind'], Reader>> = {
+  GET: 'GET by id',
+  LIST: 'GET list',
+  RESTART: 'GET list',
+  HEAD: 'HEAD list',
+};
+
 /**
  * The next model state after `op` answered `obs` (undefined: no answer, any answer is allowed): the
  * model's one step (model/held.ts stepHeld), the inputs the explorer draws refusable (`features`) and the
@@ -174,7 +183,8 @@ export function describeExpected(expected: Expected, after: State): string {
 export function step(held: Held, op: Concrete, obs: Observation | undefined, should = false): Step {
   const judged = stepHeld(held, toModel(op), obs && observed(obs), { features: features(op), bytes: true });
   const known = liars();
-  const counted = (d: Disagreement) => (should || d.level === 'MUST') && !lieOf(known, d);
+  const reader = 'app' in op ? undefined : READER[op.kind];
+  const counted = (d: Disagreement) => (should || d.level === 'MUST') && !lieOf(known, reader, d);
   const kept = judged.disagreements.filter(counted);
   const out: Step = {
     held: judged.held,

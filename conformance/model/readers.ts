@@ -88,13 +88,17 @@ const LIE_SHOWN: Record<Reader, ReadonlySet<string>> = {
 };
 
 /**
- * The liar whose lie a read's disagreement `d` is (its operation is that reader's, its aspect what the
- * lie shows): judged once by the check, not again by each read through that reader (the explorer's steps).
+ * The liar whose lie `d`, a disagreement of a read through `reader`, is (its aspect is what the lie
+ * shows): judged once by the check, not again by each read through that reader (the explorer's steps).
  */
-export const lieOf = (liars: readonly Liar[], d: Pick<Disagreement, 'signature'>): Liar | undefined =>
-  liars.find(
-    (l) => d.signature.operation.startsWith(l.reader) && LIE_SHOWN[l.reader].has(d.signature.aspect),
-  );
+export const lieOf = (
+  liars: readonly Liar[],
+  reader: Reader | undefined,
+  d: Pick<Disagreement, 'signature'>,
+): Liar | undefined =>
+  reader === undefined
+    ? undefined
+    : liars.find((l) => l.reader === reader && LIE_SHOWN[reader].has(d.signature.aspect));
 
 /** The readers that lie, each once (GET by id and the list cannot both: one of them agrees with the model). */
 export function lyingReaders(answers: ReaderAnswers): Liar[] {
