@@ -26,6 +26,7 @@ import {
   signatureKey,
 } from '../model/index.ts';
 import { lieOf, lyingReaders, type ReaderAnswers, throughBothLiars } from '../model/readers.ts';
+import type { Aspect } from '../model/signature.ts';
 
 const ids = fc.integer({ min: 1, max: 6 }).map(String);
 const text = fc.string({ minLength: 1, maxLength: 8 });
@@ -633,7 +634,7 @@ describe('the executable model of the spec', () => {
     describe("a read's disagreement that is a liar's lie (lieOf)", () => {
       const listLies = lyingReaders(answers({ listed: [kept, { id: '12', name: 'r', profession: 'q' }] }));
       const headLies = lyingReaders(answers({ headStatus: 404 }));
-      const d = (operation: string, aspect: string) => ({ signature: { operation, aspect, seen: 'x' } });
+      const d = (operation: string, aspect: Aspect) => ({ signature: { operation, aspect, seen: 'x' } });
 
       it('is what the lying reader shows of the users, whatever the read names it (an emptied collection too)', () => {
         expect(lieOf(listLies, 'GET list', d('GET list', 'state-change'))?.defect).to.equal(
