@@ -15,6 +15,7 @@ import {
   type ReadBack,
   type SeenUser,
   servedOrNone,
+  servedUsers,
   throughBothLiars,
 } from '../model/index.ts';
 import { lying } from '../support/liars.ts';
@@ -300,11 +301,51 @@ export async function readBackChecked(
   const listed = observed(list.observation);
   if (listed.body.kind !== 'users') return { back };
   const users = listed.body.users;
-  if (written in back && !listShows(users, written, back[written] ?? null)) delete back[written];
+  // A list that leaves out a user GET by id serves lies (the LIST step names it): GET by id is taken.
+  if (written in back && !(back[written] && !users.some((u) => u.id === written))) {
+    if (!listShows(users, written, back[written] ?? null)) delete back[written];
+  }
   if (all)
-    for (const id of heldIds(where, held))
-      if (id !== written) back[id] = users.find((u) => u.id === id) ?? null;
+    Object.assign(
+      back,
+      await listedOrById(
+        where,
+        held,
+        users,
+        heldIds(where, held).filter((id) => id !== written),
+      ),
+    );
   return { back, listed: users };
+}
+
+/**
+ * What the list shows of `ids`, and of a user the model holds that the list leaves out, what GET by id
+ * serves: a list that leaves out users GET by id serves lies about them (as the rules read back,
+ * support/judged-users.ts), and the model's state is not changed by its lie. GET by id wins; the
+ * list's omission is the LIST step's one defect (`GET list | state-change | user missing`). For a list
+ * that leaves users out for a cause the readers' check does not show (a list the check names is not
+ * read here: throughTruth).
+ */
+async function listedOrById(
+  where: Where,
+  held: Held,
+  users: readonly SeenUser[],
+  ids: readonly string[],
+): Promise<ReadBack> {
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const back: Record<string, SeenUser | null> = {};
+  const leftOut: string[] = [];
+  for (const id of ids) {
+    const found = byId.get(id);
+    if (found) back[id] = found;
+    else if (held.state.users[id]) leftOut.push(id);
+    else back[id] = null;
+  }
+  if (!leftOut.length) return back;
+  const served = await readBack(where, leftOut);
+  // A user with another id than the one asked for is not that user (a GET by id that lies).
+  for (const id of leftOut) if (id in served) back[id] = served[id]?.id === id ? (served[id] ?? null) : null;
+  return back;
 }
 
 /**
@@ -319,8 +360,7 @@ async function throughTruth(
 ): Promise<{ back: ReadBack; listed?: readonly SeenUser[] }> {
   if (!lying('GET by id')) return { back: await readBack(where, ids) };
   const list = (await send(where.url, LIST_REQUEST)).observation;
-  const seen = list && observed(list);
-  const users = seen?.status && seen.status < 300 && seen.body.kind === 'users' ? seen.body.users : undefined;
+  const users = list && servedUsers(observed(list));
   if (!users) return { back: {} };
   const back: Record<string, SeenUser | null> = {};
   if (!lying('GET list')) {
@@ -356,10 +396,9 @@ export async function goOn(
     const seen = observed(step.observation);
     if (seen.body.kind !== 'users') return { held: after, fresh: [] };
     const ids = heldIds(where, after);
-    const users = seen.body.users;
     const back = usersLie()
       ? (await throughTruth(where, ids)).back
-      : Object.fromEntries(ids.map((id) => [id, users.find((u) => u.id === id) ?? null]));
+      : await listedOrById(where, after, seen.body.users, ids);
     return { held: { ...after, state: observeUsers(after.state, back) }, fresh: [] };
   }
   if (!isWrite(op) || !('value' in op) || !before.state.collection) return { held: after, fresh: [] };
