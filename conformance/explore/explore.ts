@@ -6,13 +6,22 @@
  * signature set aside. A SHOULD disagreement (a restart that did not keep the users, a failure
  * answered 5xx) is a sequential defect of that level: found, shrunk and confirmed alike, it warns.
  * Everything random comes from one seed: `--seed N` sends the same operations.
+ *
+ * Which reader lies is the readers' check's verdict (support/readers.ts, run before the explorer, as
+ * before the rules; support/liars.ts holds it): each liar is named once, by the named defect the rules
+ * give it, with the check's requests as its evidence; the explorer's steps do not judge a read through
+ * it for its lie (model.ts step), and its read-backs read through the reader that does not lie
+ * (sequence.ts throughTruth).
  */
 
 import { firstSightings, isKnown } from '../model/findings.ts';
 import { sectionBNotServed } from '../model/fixtures.ts';
 import { appPath, createdId } from '../model/formats.ts';
+import type { Liar } from '../model/index.ts';
 import { serverErrorUnderConcurrency } from '../model/named-defects.ts';
+import type { Exchange } from '../support/exchange.ts';
 import { failsForGood } from '../support/for-good.ts';
+import { checkExchanges, liars } from '../support/liars.ts';
 import { ASYNC_TIMEOUT_MS } from '../support/removal.ts';
 import { type AppRace, appRaceRound, RACE_PATTERNS } from './app-race.ts';
 import { appRequest, appSequenceSource, type Created } from './apps.ts';
@@ -27,7 +36,7 @@ import {
   SUCCESS_RESULT,
   serverErrorIn,
 } from './concurrent.ts';
-import { type Defect, shown, titleOf } from './defect.ts';
+import { type Defect, type ShownExchange, shown, titleOf } from './defect.ts';
 import { diagnose } from './diagnose.ts';
 import { sequenceSource } from './generate.ts';
 import { type Disagreement, observed, type Signature, signatureKey } from './model.ts';
@@ -265,6 +274,12 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   };
 
   try {
+    // The readers' check's liars, each named once (the same named defect as the rules').
+    for (const liar of liars())
+      report(
+        liarDefect(`E${defects.length + 1}`, options.seed, liar, checkExchanges(), targets.launch),
+        now(),
+      );
     // --- sequential
     const seqStart = now();
     const seqEnd = seqStart + options.sequentialMs;
@@ -703,6 +718,46 @@ function concurrentDefect(
 }
 
 export type { Pool };
+
+/**
+ * A reader the readers' check found lying, as the explorer's defect: the named defect the rules give it,
+ * and the check's requests (its writes, then its reads through every reader) as its history and script.
+ */
+function liarDefect(
+  id: string,
+  seed: number,
+  liar: Liar,
+  exchanges: readonly Exchange[],
+  launch?: Launch,
+): Defect {
+  const history = exchanges.map(
+    ({ request, response }, i): ShownExchange => ({
+      n: i + 1,
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { body: request.body }),
+      status: response.status,
+      ...(response.headers['content-type'] ? { contentType: response.headers['content-type'] } : {}),
+      answer: response.body,
+      call: 0,
+      ret: 0,
+    }),
+  );
+  const signature = liar.found.signature;
+  const partial = { id, title: titleOf(signature), seed, phase: 'sequential' as const, exchanges: history };
+  const base = history[0] ? new URL(history[0].url).origin : '';
+  return {
+    ...partial,
+    signature,
+    level: liar.found.level,
+    foundAfterMs: 0,
+    expected: `${liar.reader} shows what the other reader and the model show after the check's writes`,
+    message: liar.found.message,
+    confirmed: `named by the readers' check before the exploration, as the rules name it; ${liar.reader} is not judged again, and the reads go through the reader that does not lie`,
+    script: script(partial, base, 'any instance (the ids are not used by anybody else)', launch),
+  };
+}
 
 /** A section B race no order of its changes explains, as a concurrent defect: one lane per change. */
 function raceDefect(

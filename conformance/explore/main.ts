@@ -5,13 +5,15 @@
  *
  * --time is shared half and half by the sequential and the concurrent phase. With --start, every
  * sequence that needs one gets a fresh instance; with --base-url only, the explorer uses ids of its own
- * on that target. Prints each defect (seed, numbered exchanges, what the model expected, the curl
+ * on that target. The readers' check runs first, as before the rules (support/readers.ts). Prints each defect (seed, numbered exchanges, what the model expected, the curl
  * script) and writes them to DIR (explore.json, explore.md, one script and one SVG per defect).
  * Exit code 1 when a MUST defect was found (a SHOULD defect alone warns: 0), 2 on a usage error.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { request } from '@playwright/test';
+import { checkReaders } from '../support/readers.ts';
 import { commandCwd, startCommandInstance, waitUntilAnswering } from '../support/target.ts';
 import { type ExploreResult, explore, type Instance, type Targets } from './explore.ts';
 import { newSeed } from './prng.ts';
@@ -94,6 +96,16 @@ async function main(): Promise<number> {
         ? { fresh: () => startCommandInstance(start), launch: { command: start, cwd: commandCwd() } }
         : {}),
     };
+    // Which reader lies, as the rules' run checks it first (support/readers.ts): the explorer adopts it.
+    const context = await request.newContext();
+    try {
+      await checkReaders(context, {
+        baseUrl: targets.shared,
+        ...(targets.fresh ? { fresh: targets.fresh } : {}),
+      });
+    } finally {
+      await context.dispose();
+    }
     const seed = options.seed ?? newSeed();
     console.log(
       `explore: seed ${seed}, ${options.timeMs / 1000} s, ${options.clients} clients, ${start ? 'fresh instances' : `ids of its own on ${options.baseUrl}`}`,

@@ -14,7 +14,11 @@ import {
   observeUsers,
   type ReadBack,
   type SeenUser,
+  servedOrNone,
+  servedUsers,
+  throughBothLiars,
 } from '../model/index.ts';
+import { lying } from '../support/liars.ts';
 import { ASYNC_TIMEOUT_MS, served, stillServedText, untilRemoved, type Waited } from '../support/removal.ts';
 import { now, send, type TimedExchange } from './client.ts';
 import {
@@ -93,10 +97,18 @@ async function restartAndRead(where: Where, held: Held) {
   const seen = observed(exchange.observation);
   if (!where.restart || seen.status < 200 || seen.status > 299 || seen.body.kind !== 'users')
     return { concrete, exchange, judged };
-  const lost = where.mustOnly ? [] : judgeRestart(held.state, seen.body.users);
+  // The list known to lie (support/readers.ts): the users held read through the reader that does not,
+  // as the rules' restarted() reads them; what the restart lost is judged, not what the list shows.
+  const truth = lying('GET list')
+    ? (await throughTruth(where, Object.keys(held.state.users))).back
+    : undefined;
+  const kept = truth ? Object.values(truth).filter((u): u is SeenUser => !!u) : seen.body.users;
+  const lost = where.mustOnly
+    ? []
+    : judgeRestart(truth ? { ...held.state, complete: false } : held.state, kept);
   if (!lost.length) return { concrete, exchange, judged };
-  // Not kept: one defect, not also a list that disagrees; the run goes on from what the list showed.
-  const state = adoptList(held.state, seen.body.users);
+  // Not kept: one defect, not also a list that disagrees; the run goes on from what the reads showed.
+  const state = truth ? observeUsers(held.state, truth) : adoptList(held.state, seen.body.users);
   return {
     concrete,
     exchange,
@@ -259,11 +271,18 @@ const heldIds = (where: Where, held: Held): string[] => [
   ...new Set([...poolIds(where.pool), ...Object.keys(held.state.users)]),
 ];
 
+/** GET of the list, as every read of it is sent. */
+const LIST_REQUEST: Request = { method: 'GET', path: '/UserService/users', headers: {} };
+
+/** A reader of the users that the readers' check found lying (support/readers.ts): GET by id or the list. */
+const usersLie = () => !!lying('GET by id') || !!lying('GET list');
+
 /**
  * The state after a write to `written`, from reads that agree with each other: that id by GET, checked
  * against the list (where the two disagree, the reads tell nothing of it: it is left out, and the model
  * keeps what it holds); with `all`, every other id (heldIds) from the list, one request for all, so that
  * a write that removed a fill's user is seen to. Undefined, with `all`, when the list got no answer.
+ * When the readers' check found one of the two lying, through the other alone (throughTruth).
  */
 export async function readBackChecked(
   where: Where,
@@ -271,8 +290,13 @@ export async function readBackChecked(
   written: string,
   all: boolean,
 ): Promise<{ back: ReadBack; listed?: readonly SeenUser[] } | undefined> {
+  if (usersLie())
+    return throughTruth(
+      where,
+      all ? [written, ...heldIds(where, held).filter((id) => id !== written)] : [written],
+    );
   const back: Record<string, SeenUser | null> = { ...(await readBack(where, [written])) };
-  const list = await send(where.url, { method: 'GET', path: '/UserService/users', headers: {} });
+  const list = await send(where.url, LIST_REQUEST);
   if (!list.observation) return all ? undefined : { back };
   const listed = observed(list.observation);
   if (listed.body.kind !== 'users') return { back };
@@ -298,7 +322,9 @@ export async function readBackChecked(
  * What the list shows of `ids`, and of a user the model holds that the list leaves out, what GET by id
  * serves: a list that leaves out users GET by id serves lies about them (as the rules read back,
  * support/judged-users.ts), and the model's state is not changed by its lie. GET by id wins; the
- * list's omission is the LIST step's one defect (`GET list | state-change | user missing`).
+ * list's omission is the LIST step's one defect (`GET list | state-change | user missing`). For a list
+ * that leaves users out for a cause the readers' check does not show (a list the check names is not
+ * read here: throughTruth).
  */
 async function listedOrById(
   where: Where,
@@ -322,9 +348,33 @@ async function listedOrById(
   return back;
 }
 
-/** The state after a write to `written`: readBackChecked with every id held. */
-export const readBackAll = async (where: Where, held: Held, written: string): Promise<ReadBack | undefined> =>
-  (await readBackChecked(where, held, written, true))?.back;
+/**
+ * What the readers that do not lie show of `ids`, as the rules read back when the readers' check found
+ * one lying (support/judged-users.ts): GET by id when the list lies; the list when GET by id lies; when
+ * both do, whether GET by id serves a user at all, with the list's fields (model throughBothLiars). An id
+ * they cannot tell is left out: the model keeps what it holds. `listed`: the list, when it does not lie.
+ */
+async function throughTruth(
+  where: Where,
+  ids: readonly string[],
+): Promise<{ back: ReadBack; listed?: readonly SeenUser[] }> {
+  if (!lying('GET by id')) return { back: await readBack(where, ids) };
+  const list = (await send(where.url, LIST_REQUEST)).observation;
+  const users = list && servedUsers(observed(list));
+  if (!users) return { back: {} };
+  const back: Record<string, SeenUser | null> = {};
+  if (!lying('GET list')) {
+    for (const id of ids) back[id] = users.find((u) => u.id === id) ?? null;
+    return { back, listed: users };
+  }
+  for (const id of ids) {
+    const answer = (await send(where.url, { method: 'GET', path: `/UserService/users/${id}`, headers: {} }))
+      .observation;
+    const user = throughBothLiars(id, answer && servedOrNone(observed(answer)), users);
+    if (user !== undefined) back[id] = user;
+  }
+  return { back };
+}
 
 /**
  * After a disagreement whose signature was reported already: go on from the state the implementation
@@ -345,7 +395,10 @@ export async function goOn(
   if (readsList(op.kind)) {
     const seen = observed(step.observation);
     if (seen.body.kind !== 'users') return { held: after, fresh: [] };
-    const back = await listedOrById(where, after, seen.body.users, heldIds(where, after));
+    const ids = heldIds(where, after);
+    const back = usersLie()
+      ? (await throughTruth(where, ids)).back
+      : await listedOrById(where, after, seen.body.users, ids);
     return { held: { ...after, state: observeUsers(after.state, back) }, fresh: [] };
   }
   if (!isWrite(op) || !('value' in op) || !before.state.collection) return { held: after, fresh: [] };

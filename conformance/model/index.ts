@@ -49,6 +49,7 @@ export {
   type RawAnswer,
   type SeenBody,
   type SeenUser,
+  servedOrNone,
   servedUser,
   servedUsers,
   validUtf8,
@@ -56,11 +57,13 @@ export {
 export { type Operation, type OperationKind, requestLine, type UserForm, WRITES } from './operations.ts';
 export {
   type Liar,
+  lieOf,
   listShows,
   lyingReaders,
   type Reader,
   type ReaderAnswers,
   type ReaderDefect,
+  SHOWN_STATE,
   throughBothLiars,
 } from './readers.ts';
 export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';

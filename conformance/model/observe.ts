@@ -42,6 +42,13 @@ export const is2xx = (status: number): boolean => status >= 200 && status <= 299
 export const servedUser = (o: Observed): SeenUser | undefined =>
   is2xx(o.status) && o.body.kind === 'user' ? o.body.user : undefined;
 
+/**
+ * What an answer of GET by id serves: a user (whatever its id), null for none (not 2xx, or an empty
+ * body), undefined when it cannot be read as either.
+ */
+export const servedOrNone = (o: Observed): SeenUser | null | undefined =>
+  servedUser(o) ?? (!is2xx(o.status) || o.body.kind === 'empty' ? null : undefined);
+
 /** The users a 2xx list answer serves, else undefined (not a list, or not readable). */
 export const servedUsers = (o: Observed): SeenUser[] | undefined =>
   is2xx(o.status) && o.body.kind === 'users' ? o.body.users : undefined;

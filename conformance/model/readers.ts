@@ -69,6 +69,37 @@ export function listShows(
 const agrees = (want: ModelUser | null, seen: SeenUser | null | undefined): boolean =>
   want ? !!seen && seen.id === want.id && sameUser(want, seen) : !seen;
 
+/** What a read's disagreements say of the users it shows (not of its answer's form). */
+export const SHOWN_STATE: ReadonlySet<string> = new Set([
+  'state-change',
+  'default-user',
+  'other-record-touched',
+]);
+
+/**
+ * What a lying reader's answers show of its lie, by the aspect of a read's disagreement: of the users it
+ * shows (GET by id, the list), of its status and the headers that come with it (HEAD of the list). Its
+ * answer's form otherwise stays judged (an unreadable list, a body after HEAD).
+ */
+const LIE_SHOWN: Record<Reader, ReadonlySet<string>> = {
+  'GET by id': SHOWN_STATE,
+  'GET list': SHOWN_STATE,
+  'HEAD list': new Set(['status', 'media-type']),
+};
+
+/**
+ * The liar whose lie `d`, a disagreement of a read through `reader`, is (its aspect is what the lie
+ * shows): judged once by the check, not again by each read through that reader (the explorer's steps).
+ */
+export const lieOf = (
+  liars: readonly Liar[],
+  reader: Reader | undefined,
+  d: Pick<Disagreement, 'signature'>,
+): Liar | undefined =>
+  reader === undefined
+    ? undefined
+    : liars.find((l) => l.reader === reader && LIE_SHOWN[reader].has(d.signature.aspect));
+
 /** The readers that lie, each once (GET by id and the list cannot both: one of them agrees with the model). */
 export function lyingReaders(answers: ReaderAnswers): Liar[] {
   const out: Liar[] = [];

@@ -4,7 +4,7 @@
  * runs against the self-test implementation: correct (no defect) and with a defect no hand-written
  * rule names (found, shrunk, named once, its curl script replaying the failure).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -988,6 +988,23 @@ describe('explorer: against the self-test implementation', function () {
     ]);
     const out = await scriptOutput('head-with-body', result.defects[0]?.script);
     expect(out).to.match(/Connection: close\r?\n\r?\n<userList>/);
+  });
+
+  it("names a lying reader once, by the rules' named defect (the readers' check, run first), and judges no read through it", () => {
+    // The explore command in a process of its own: the check's verdict is the process's (support/liars.ts).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'explore-liar-'));
+    const cli = path.join(here, '../cli.mjs');
+    const args = ['explore', '--start', command('list-shows-deleted'), '--seed', '7', '--time', '6s'];
+    const run = spawnSync(process.execPath, [cli, ...args, '--report', dir], { encoding: 'utf8' });
+    expect(run.status, run.stdout + run.stderr).to.equal(1);
+    const result = JSON.parse(fs.readFileSync(path.join(dir, 'explore.json'), 'utf8')) as {
+      defects: Array<{ signature: Signature; script: string }>;
+    };
+    expect(result.defects.map((d) => signatureKey(d.signature))).to.deep.equal([
+      'GET list | state-change | shows a deleted user',
+    ]);
+    // Its evidence: the check's writes and reads, replayable.
+    expect(result.defects[0]?.script).to.match(/-X DELETE/);
   });
 
   it('finds, shrinks and names once a defect no rule names (DELETE of N removes N+1000), and its script replays it', async () => {

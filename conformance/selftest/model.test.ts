@@ -25,7 +25,8 @@ import {
   sharedState,
   signatureKey,
 } from '../model/index.ts';
-import { lyingReaders, type ReaderAnswers, throughBothLiars } from '../model/readers.ts';
+import { lieOf, lyingReaders, type ReaderAnswers, throughBothLiars } from '../model/readers.ts';
+import type { Aspect } from '../model/signature.ts';
 
 const ids = fc.integer({ min: 1, max: 6 }).map(String);
 const text = fc.string({ minLength: 1, maxLength: 8 });
@@ -628,6 +629,35 @@ describe('the executable model of the spec', () => {
         'GET by id: GET by id | state-change | serves another user',
         'GET list: GET list | state-change | shows a deleted user',
       ]);
+    });
+
+    describe("a read's disagreement that is a liar's lie (lieOf)", () => {
+      const listLies = lyingReaders(answers({ listed: [kept, { id: '12', name: 'r', profession: 'q' }] }));
+      const headLies = lyingReaders(answers({ headStatus: 404 }));
+      const d = (operation: string, aspect: Aspect) => ({ signature: { operation, aspect, seen: 'x' } });
+
+      it('is what the lying reader shows of the users, whatever the read names it (an emptied collection too)', () => {
+        expect(lieOf(listLies, 'GET list', d('GET list', 'state-change'))?.defect).to.equal(
+          'listShowsDeleted',
+        );
+        expect(lieOf(listLies, 'GET list', d('read of an emptied collection', 'default-user'))).to.not.equal(
+          undefined,
+        );
+      });
+
+      it("is not the list's form, nor a read through a reader that does not lie", () => {
+        expect(lieOf(listLies, 'GET list', d('XML answer', 'body-shape'))).to.equal(undefined);
+        expect(lieOf(listLies, 'GET by id', d('GET by id (existing id)', 'state-change'))).to.equal(
+          undefined,
+        );
+        expect(lieOf([], 'GET list', d('GET list', 'state-change'))).to.equal(undefined);
+      });
+
+      it("is HEAD's status and headers when HEAD lies, not a body after HEAD", () => {
+        expect(lieOf(headLies, 'HEAD list', d('HEAD list', 'status'))?.defect).to.equal('headListStatus');
+        expect(lieOf(headLies, 'HEAD list', d('HEAD list', 'media-type'))).to.not.equal(undefined);
+        expect(lieOf(headLies, 'HEAD list', d('HEAD list', 'body-shape'))).to.equal(undefined);
+      });
     });
 
     describe('a user read when both readers lie (throughBothLiars)', () => {

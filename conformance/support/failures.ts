@@ -15,11 +15,10 @@ import type { Exchange } from './exchange.ts';
 export class ExchangeFailure extends Error {
   // Reads in a report as any failure does (`Error: …`); what tells it apart is the exchange it carries.
   override name = 'Error';
-  constructor(
-    message: string,
-    readonly exchange: Exchange | undefined,
-  ) {
+  readonly exchange: Exchange | undefined;
+  constructor(message: string, exchange: Exchange | undefined) {
     super(message);
+    this.exchange = exchange;
   }
 }
 

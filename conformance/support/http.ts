@@ -255,13 +255,24 @@ const ruleTitle = () => {
 };
 
 export class Api {
+  // Fields written out, not parameter properties: Node's type stripping (the explore command) reads this file too.
+  readonly request: APIRequestContext;
+  readonly baseUrl: string;
+  readonly log: ExchangeLog;
+  /** Why the implementation behind baseUrl is gone, once it is (it exited): said instead of "refused". */
+  readonly gone: () => string | undefined;
+
   constructor(
-    readonly request: APIRequestContext,
-    readonly baseUrl: string,
-    readonly log: ExchangeLog = new ExchangeLog(),
-    /** Why the implementation behind baseUrl is gone, once it is (it exited): said instead of "refused". */
-    readonly gone: () => string | undefined = () => undefined,
-  ) {}
+    request: APIRequestContext,
+    baseUrl: string,
+    log: ExchangeLog = new ExchangeLog(),
+    gone: () => string | undefined = () => undefined,
+  ) {
+    this.request = request;
+    this.baseUrl = baseUrl;
+    this.log = log;
+    this.gone = gone;
+  }
 
   async send(
     method: string,

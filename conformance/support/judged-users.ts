@@ -12,7 +12,6 @@ import {
   canonicalId,
   type Disagreement,
   disagreement,
-  is2xx,
   judgeRestart,
   judgeWrite,
   listShows,
@@ -23,8 +22,10 @@ import {
   observeUsers,
   type ReadBack,
   type SeenUser,
+  SHOWN_STATE,
   type State,
   sameUser,
+  servedOrNone,
   servedUser,
   showUser,
   signatureKey,
@@ -167,9 +168,6 @@ function listLiesTo(model: RuleModel): boolean {
   return !!lying('GET list') || model.findings.some((f) => signatureKey(f.signature) === shown);
 }
 
-/** What a read's disagreements say of the users it shows (not of its answer's form). */
-const SHOWN_STATE = new Set<string>(['state-change', 'default-user', 'other-record-touched']);
-
 /** The user an answer of GET by id serves, when it has the id asked for; else null. */
 function servedWithId(seen: Observed, id: string): SeenUser | null {
   const user = servedUser(seen);
@@ -183,8 +181,7 @@ async function servedById(api: Api, id: string): Promise<SeenUser | null> {
 
 /** What an answer of GET by id serves: a user (whatever its id), null for none, undefined when unreadable. */
 function servedAny(reply: Reply): SeenUser | null | undefined {
-  const seen = observed(reply);
-  return servedUser(seen) ?? (!is2xx(reply.status) || seen.body.kind === 'empty' ? null : undefined);
+  return servedOrNone(observed(reply));
 }
 
 /**

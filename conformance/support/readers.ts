@@ -8,18 +8,19 @@
  * Once one lies, the rules read state through the one that does not (support/judged-users.ts readBack,
  * Api.readUser, support/users.ts expectStored/expectAbsent); the rule about that reader fails with the
  * named defect (OWN_RULE), and a rule that failed reading through the liar only is reported as
- * `could not check: <defect>` (support/rule.ts), not as a failure of its own.
+ * `could not check: <defect>` (support/rule.ts), not as a failure of its own. The explorer adopts the
+ * same verdict (explore/explore.ts): it names each liar once, with the check's requests as evidence, and
+ * reads through the reader that does not lie.
  */
 import type { APIRequestContext } from '@playwright/test';
 import {
-  is2xx,
   type Liar,
   lyingReaders,
   NAMED_DEFECTS,
   type Reader,
   type ReaderDefect,
   type SeenUser,
-  servedUser,
+  servedOrNone,
   servedUsers,
 } from '../model/index.ts';
 import { COULD_NOT_CHECK } from '../report/summary.ts';
@@ -64,23 +65,46 @@ export function readerOf(exchange: Pick<Exchange, 'request'>): Reader | undefine
 export const couldNotCheck = (liar: Liar): string =>
   `${COULD_NOT_CHECK}${(NAMED_DEFECTS[liar.defect] as { title?: string }).title ?? liar.found.message}`;
 
-/** Runs the check once per worker; a check that cannot run names no liar. */
-export function checkReaders(request: APIRequestContext): Promise<void> {
-  checked ??= runCheck(request).then(
-    (found) => {
+/** Where the check runs: an instance of its own when one can be had (`fresh`), else `baseUrl`. */
+export interface CheckTarget {
+  baseUrl: string;
+  fresh?: () => Promise<{ url: string; stop(): Promise<unknown> }>;
+}
+
+/** The suite's target (support/target.ts): the rules', and the exploration rules'. */
+function suiteTarget(): CheckTarget {
+  const target = resolvedTarget();
+  return {
+    baseUrl: target.baseUrl,
+    ...(target.noFreshReason ? {} : { fresh: () => startFreshInstance() }),
+  };
+}
+
+/**
+ * Runs the check once per worker (the rules', the exploration rules' and the explore command's: each
+ * reads and names the liars through support/liars.ts); a check that cannot run names no liar.
+ */
+export function checkReaders(request: APIRequestContext, where: CheckTarget = suiteTarget()): Promise<void> {
+  checked ??= runCheck(request, where).then(
+    ({ found, exchanges }) => {
       for (const { reply, ...liar } of found) replies.set(liar.reader, reply);
-      setLiars(found.map(({ reply: _reply, ...liar }) => liar));
+      setLiars(
+        found.map(({ reply: _reply, ...liar }) => liar),
+        exchanges,
+      );
     },
-    () => setLiars([]),
+    () => setLiars([], []),
   );
   return checked;
 }
 
-async function runCheck(request: APIRequestContext): Promise<Array<Liar & { reply: Reply }>> {
-  const target = resolvedTarget();
-  const instance = target.noFreshReason ? undefined : await startFreshInstance().catch(() => undefined);
+async function runCheck(
+  request: APIRequestContext,
+  where: CheckTarget,
+): Promise<{ found: Array<Liar & { reply: Reply }>; exchanges: readonly Exchange[] }> {
+  const instance = where.fresh ? await where.fresh().catch(() => undefined) : undefined;
   try {
-    const api = new Api(request, instance?.url ?? target.baseUrl);
+    const api = new Api(request, instance?.url ?? where.baseUrl);
     // The list before the writes: a list that caches its answer serves this one again after them.
     const listedBefore = servedUsers(observed(await api.get('/UserService/users')));
     const taken = new Set(listedBefore?.map((u) => u.id));
@@ -104,17 +128,14 @@ async function runCheck(request: APIRequestContext): Promise<Array<Liar & { repl
         const seen = observed(reply);
         byIdReplies[String(user.id)] = reply;
         // Only an answer the model reads as a user, or no user, says what GET by id serves.
-        const served = servedUser(seen);
-        if (served) byId[String(user.id)] = served;
-        else if (!is2xx(reply.status) || seen.body.kind === 'empty') byId[String(user.id)] = null;
+        const served = servedOrNone(seen);
+        if (served !== undefined) byId[String(user.id)] = served;
       }
       // Users listed before (a few): a DELETE that removed one of them instead of its own shows here.
       const byIdBefore: Record<string, SeenUser | null> = {};
       for (const { id } of listedBefore?.slice(0, 5) ?? []) {
-        const reply = await api.get(`/UserService/users/${id}`);
-        const served = servedUser(observed(reply));
-        if (served) byIdBefore[id] = served;
-        else if (!is2xx(reply.status) || observed(reply).body.kind === 'empty') byIdBefore[id] = null;
+        const served = servedOrNone(observed(await api.get(`/UserService/users/${id}`)));
+        if (served !== undefined) byIdBefore[id] = served;
       }
       const list = await api.get('/UserService/users');
       const head = await api.send('HEAD', '/UserService/users');
@@ -136,7 +157,11 @@ async function runCheck(request: APIRequestContext): Promise<Array<Liar & { repl
         'GET list': list,
         'GET by id': byIdReplies[String(kept.id)] as Reply,
       };
-      return found.map((liar) => ({ ...liar, reply: shownBy[liar.reader] }));
+      return {
+        found: found.map((liar) => ({ ...liar, reply: shownBy[liar.reader] })),
+        // The check's own requests: its cleanup on a shared target (below) is not part of what it showed.
+        exchanges: [...api.log.exchanges],
+      };
     } finally {
       if (!instance) for (const user of users) await api.del(user.id).catch(() => undefined);
     }
