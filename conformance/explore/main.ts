@@ -1,7 +1,7 @@
 /**
  * `user-service-conformance explore`: the explorer on its own, without the hand-written rules.
  *
- *   explore --start COMMAND | --base-url URL [--seed N] [--time 60s] [--clients 8] [--report DIR]
+ *   explore --start COMMAND | --base-url URL [--seed N] [--time 60s] [--clients 8] [--out DIR]
  *
  * --time is shared half and half by the sequential and the concurrent phase. With --start, every
  * sequence that needs one gets a fresh instance; with --base-url only, the explorer uses ids of its own
@@ -21,7 +21,7 @@ import { text } from './render.ts';
 import { markdown } from './summary.ts';
 
 const USAGE =
-  'usage: user-service-conformance explore --start COMMAND | --base-url URL [--seed N] [--time 60s] [--clients 8] [--report DIR]';
+  'usage: user-service-conformance explore --start COMMAND | --base-url URL [--seed N] [--time 60s] [--clients 8] [--out DIR]';
 
 /** `60s`, `2m`, `1500ms` or a number of seconds → ms. */
 export function duration(text: string): number {
@@ -52,7 +52,8 @@ export function parse(argv: readonly string[]): {
     else if (flag === '--seed') out.seed = Number(value());
     else if (flag === '--time') out.timeMs = duration(value());
     else if (flag === '--clients') out.clients = Number(value());
-    else if (flag === '--report') out.report = value();
+    // --out, as the main command names its report folder; --report as before.
+    else if (flag === '--out' || flag === '--report') out.report = value();
     else throw new Error(`unknown option ${flag}`);
   }
   if (!out.start && !out.baseUrl) throw new Error('no target: give --start or --base-url');
