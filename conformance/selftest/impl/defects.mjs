@@ -362,6 +362,11 @@ export const SINGLES = {
     wrong: 'an equality that is always true: POST and DELETE act on the first user of the list',
     defects: ['write | other-record-touched | the first user of the list'],
   },
+  'delete-applies-late': {
+    wrong:
+      'DELETE of an existing id answers success but the user is removed only when the next write (any PUT, POST or DELETE) arrives',
+    defects: ['DELETE (existing id) | state-change | removed only at the next write'],
+  },
 };
 
 /**
