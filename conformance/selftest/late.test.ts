@@ -10,8 +10,8 @@ import {
   initialState,
   type Observed,
   type Operation,
-  type ReadBack,
   RESULT_BYTES,
+  type ReadBack,
   type State,
   signatureKey,
 } from '../model/index.ts';
@@ -77,9 +77,9 @@ describe('the model: a write whose effect comes only with the next write (issue 
     ).to.equal(undefined);
     // Answered failure but another user gone too: the state with the removal made does not explain it.
     const also: ReadBack = { '99': null, '7': null, '8': null, '1': user('1') };
-    expect(
-      appliedLate(heldOn(shown), pending, { kind: 'delete', id: 99 }, result('failure'), also),
-    ).to.equal(undefined);
+    expect(appliedLate(heldOn(shown), pending, { kind: 'delete', id: 99 }, result('failure'), also)).to.equal(
+      undefined,
+    );
   });
 
   it('the last user, the default one, removed late: that defect, not the default user coming back', () => {
@@ -95,8 +95,8 @@ describe('the model: a write whose effect comes only with the next write (issue 
     const late = appliedLate(heldOn(withUsers()), put, put, result('failure'), { '5': user('5') });
     expect(keys(late)).to.deep.equal(['PUT (new id) | state-change | stored only at the next write']);
     const post: Operation = { kind: 'post', user: user('7', 'x', 'y') };
-    expect(
-      appliedLate(heldOn(shown), post, post, result('success'), { '7': user('7', 'x', 'y') }),
-    ).to.equal(undefined);
+    expect(appliedLate(heldOn(shown), post, post, result('success'), { '7': user('7', 'x', 'y') })).to.equal(
+      undefined,
+    );
   });
 });
