@@ -76,8 +76,8 @@ async function readBack(
   api: Api,
   model: RuleModel,
   ids: readonly string[],
-  /** The id a DELETE answered as removed: the model and GET by id against the list, the list lies. */
-  removed?: string,
+  /** The ids a DELETE answered as removed: the model and GET by id against the list, the list lies. */
+  removed: readonly string[] = [],
 ): Promise<{ back: ReadBack; listed?: SeenUser[] }> {
   const out: Record<string, SeenUser | null> = {};
   const byId: Record<string, SeenUser | null> = {};
@@ -127,7 +127,7 @@ async function readBack(
     if (!got && inList.length)
       model.add(
         [
-          id === removed
+          removed.includes(id)
             ? named(
                 'listShowsDeleted',
                 `GET list still shows ${showUser(inList[0])} after its DELETE answered success, where GET by id no longer serves it`,
@@ -296,11 +296,17 @@ export async function step(
     return { reply, observed: seen, ...(word === undefined ? {} : { word }), found: judged.disagreements };
   }
   const removed = op.kind === 'delete' ? canonicalId(op.id) : undefined;
+  // A DELETE held pending: its user is read by GET by id too, and a list still showing it once GET by
+  // id no longer serves it is the list's lie, as for the DELETE judged now.
+  const pendingGone = pending?.op.kind === 'delete' ? canonicalId(pending.op.id) : undefined;
   const { back, listed } = await readBack(
     api,
     model,
-    expected.touches,
-    removed && removed in before.users && !(removed in next.users) ? removed : undefined,
+    pendingGone === undefined ? expected.touches : [...new Set([...expected.touches, pendingGone])],
+    [
+      ...(removed && removed in before.users && !(removed in next.users) ? [removed] : []),
+      ...(pendingGone === undefined ? [] : [pendingGone]),
+    ],
   );
   const late = pending && appliedLate(held, pending.op, op, seen, back);
   if (late) {
@@ -389,7 +395,8 @@ async function confirmLost(
   const id = canonicalId(op.kind === 'delete' ? op.id : op.user.id) ?? '';
   const again = await send(api, op);
   const againSeen = observed(again);
-  const after = (await readBack(api, model, [id])).back;
+  // Made late, a DELETE's user is gone now: a list still showing it is the list's lie (readBack).
+  const after = (await readBack(api, model, [id], op.kind === 'delete' ? [id] : [])).back;
   const held: Held = { state: shown, choices: model.choices, accepts: {} };
   const late = appliedLate(held, op, op, againSeen, after);
   if (late) {
