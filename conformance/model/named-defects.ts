@@ -74,6 +74,24 @@ export const NAMED_DEFECTS = {
     signature: { operation: 'write', aspect: 'other-record-touched', seen: 'the first user of the list' },
     title: 'writes act on the first user of the list, not on the one they address',
   },
+  /**
+   * A DELETE answered success whose user reads still show, and gone once the next write arrived (that
+   * write judged as the spec says on the state without the user): one defect, the DELETE's removal made
+   * late (model/late.ts), not a DELETE that does nothing nor a later write that answers wrongly.
+   */
+  removedLate: {
+    signature: {
+      operation: 'DELETE (existing id)',
+      aspect: 'state-change',
+      seen: 'removed only at the next write',
+    },
+    title: 'DELETE answers success but removes the user only when the next write arrives',
+  },
+  /** The same of a PUT of a new id: answered success, stored only when the next write arrived. */
+  storedLate: {
+    signature: { operation: 'PUT (new id)', aspect: 'state-change', seen: 'stored only at the next write' },
+    title: 'PUT answers success but stores the user only when the next write arrives',
+  },
   /** B-6: a worker whose DELETE was accepted (202) still served when the wait is over. */
   workerStillServed: {
     signature: { operation: 'worker removal', aspect: 'state-change', seen: 'still served' },

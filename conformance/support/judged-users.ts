@@ -8,10 +8,12 @@
 
 import {
   adoptList,
+  appliedLate,
   apply,
   canonicalId,
   type Disagreement,
   disagreement,
+  type Held,
   judgeRestart,
   judgeWrite,
   listShows,
@@ -31,6 +33,7 @@ import {
   signatureKey,
   stepHeld,
   throughBothLiars,
+  WRITES,
 } from '../model/index.ts';
 import type { Api, Reply } from './http.ts';
 import { corruption, modelOf, observed, type RuleModel, unreadable, usersIn } from './judged.ts';
@@ -74,8 +77,8 @@ async function readBack(
   api: Api,
   model: RuleModel,
   ids: readonly string[],
-  /** The id a DELETE answered as removed: the model and GET by id against the list, the list lies. */
-  removed?: string,
+  /** The ids a DELETE answered as removed: the model and GET by id against the list, the list lies. */
+  removed: readonly string[] = [],
 ): Promise<{ back: ReadBack; listed?: SeenUser[] }> {
   const out: Record<string, SeenUser | null> = {};
   const byId: Record<string, SeenUser | null> = {};
@@ -125,7 +128,7 @@ async function readBack(
     if (!got && inList.length)
       model.add(
         [
-          id === removed
+          removed.includes(id)
             ? named(
                 'listShowsDeleted',
                 `GET list still shows ${showUser(inList[0])} after its DELETE answered success, where GET by id no longer serves it`,
@@ -230,6 +233,8 @@ export interface Step {
   readBack?: ReadBack;
   /** The findings of this step. */
   found: Disagreement[];
+  /** A write held pending (RuleModel.pending) came with this one: named as that write's (model/late.ts). */
+  late?: true;
 }
 
 /**
@@ -245,6 +250,9 @@ export async function step(
   const model = modelOf(api.log);
   const held = model.held(api.baseUrl);
   const before = held.state;
+  // A write held pending comes with the next write, if ever: this one is that write.
+  const pending = WRITES.has(op.kind) ? model.pending : undefined;
+  if (pending) model.pending = undefined;
   // POST and DELETE: the list before, to tell a write that hit another user from one that did nothing.
   const snapshot = op.kind === 'post' || op.kind === 'delete' ? await listSnapshot(api) : undefined;
   // The list known to lie: its first users as GET by id serves them, before and after (touchedOthers).
@@ -285,13 +293,36 @@ export async function step(
     return { reply, observed: seen, ...(word === undefined ? {} : { word }), found: judged.disagreements };
   }
   const removed = op.kind === 'delete' ? canonicalId(op.id) : undefined;
+  // A DELETE held pending: its user is read by GET by id too, and a list still showing it once GET by
+  // id no longer serves it is the list's lie, as for the DELETE judged now.
+  const pendingGone = pending?.op.kind === 'delete' ? canonicalId(pending.op.id) : undefined;
   const { back, listed } = await readBack(
     api,
     model,
-    expected.touches,
-    removed && removed in before.users && !(removed in next.users) ? removed : undefined,
+    pendingGone === undefined ? expected.touches : [...new Set([...expected.touches, pendingGone])],
+    [
+      ...(removed && removed in before.users && !(removed in next.users) ? [removed] : []),
+      ...(pendingGone === undefined ? [] : [pendingGone]),
+    ],
   );
+  const late = pending && appliedLate(held, pending.op, op, seen, back);
+  if (late) {
+    model.add([late.finding], pending.reply);
+    model.add(late.found, reply);
+    model.choices = late.later.held.choices;
+    model.setState(api.baseUrl, observeUsers(late.later.held.state, back));
+    const found = [late.finding, ...late.found];
+    return {
+      reply,
+      observed: seen,
+      ...(word === undefined ? {} : { word }),
+      readBack: back,
+      found,
+      late: true,
+    };
+  }
   let found = judgeWrite(before, expected, seen, judged.disagreements, back);
+  let goOn = observeUsers(next, back);
   const touched = snapshot
     ? listed
       ? othersTouched(snapshot, listed, op)
@@ -307,7 +338,11 @@ export async function step(
         `${expected.situation} ${word === undefined ? `answered ${reply.status}` : `answered ${word}`}, and changed another user instead: ${touched.map((t) => t.text).join(', ')}`,
       ),
     ];
-  } else found = await confirmLost(api, model, before, op, found, back);
+  } else {
+    const confirmed = await confirmLost(api, model, before, op, found, observeUsers(next, back));
+    found = confirmed.found;
+    goOn = confirmed.state ?? goOn;
+  }
   // The user changed instead is the first of the list: whichever judgement saw it, that is the cause.
   if (touchedFirst(heldFirst ?? snapshot, touched) === 'firstUserTouched')
     found = found.map((d) =>
@@ -323,14 +358,21 @@ export async function step(
   )
     model.words.set(word, expected.body.word);
   model.add(found, reply);
-  model.setState(api.baseUrl, observeUsers(next, back));
+  model.setState(api.baseUrl, goOn);
   return { reply, observed: seen, ...(word === undefined ? {} : { word }), readBack: back, found };
 }
 
+/** A DELETE of the default user whose read-back serves it: came back, or never removed (the write sent again tells). */
+const DEFAULT_BACK_KEY = signatureKey(NAMED_DEFECTS.defaultBack.signature);
+
 /**
- * A write that answered success and whose change is missing is sent once more: when it is answered
- * success again and the change then holds, it was lost to a concurrent write (a lost update), not a
- * write that never works.
+ * A write that answered success and whose change is missing is sent once more (the next write). When
+ * the first one's change came with it, the second answered as the spec says once the first is made (a
+ * DELETE answered failure), the first write's change was made late (model/late.ts appliedLate): that
+ * one defect. Else, when it is answered success again and the change then holds, it was lost to a
+ * concurrent write (a lost update), not a write that never works. `shown`: the state the reads showed
+ * after the first write. Returns the findings and, when the write sent again changed it, the state to
+ * go on from.
  */
 async function confirmLost(
   api: Api,
@@ -338,35 +380,64 @@ async function confirmLost(
   before: State,
   op: Operation,
   found: Disagreement[],
-  back: ReadBack,
-): Promise<Disagreement[]> {
+  shown: State,
+): Promise<{ found: Disagreement[]; state?: State }> {
   const missing = found.find(
     (d) =>
-      d.signature.aspect === 'state-change' &&
-      ['not stored', 'unchanged', 'not removed'].includes(d.signature.seen),
+      (d.signature.aspect === 'state-change' &&
+        ['not stored', 'unchanged', 'not removed'].includes(d.signature.seen)) ||
+      (op.kind === 'delete' && signatureKey(d.signature) === DEFAULT_BACK_KEY),
   );
-  if (!missing || (op.kind !== 'put' && op.kind !== 'post' && op.kind !== 'delete')) return found;
+  if (!missing || (op.kind !== 'put' && op.kind !== 'post' && op.kind !== 'delete')) return { found };
   const id = canonicalId(op.kind === 'delete' ? op.id : op.user.id) ?? '';
   const again = await send(api, op);
-  const after = (await readBack(api, model, [id])).back;
+  const againSeen = observed(again);
+  // Made late, a DELETE's user is gone now: a list still showing it is the list's lie (readBack).
+  const after = (await readBack(api, model, [id], op.kind === 'delete' ? [id] : [])).back;
+  const held: Held = { state: shown, choices: model.choices, accepts: {} };
+  const late = appliedLate(held, op, op, againSeen, after);
+  if (late) {
+    model.choices = late.later.held.choices;
+    return {
+      found: [...found.map((d) => (d === missing ? late.finding : d)), ...late.found],
+      state: observeUsers(late.later.held.state, after),
+    };
+  }
+  if (missing.signature.aspect !== 'state-change') return { found };
   const want = apply(before, op).state.users[id];
   const holds = want ? sameUser(want, after[id]) : after[id] === null;
-  void back;
   // Lost to a concurrent write, the write sent again alone is answered success and holds. Answered
-  // otherwise (a DELETE answered failure: the first one took effect only now, at this later write),
-  // the first write's change was late, not lost: it stays named by what was missing.
-  const againSeen = observed(again);
+  // otherwise, and not made late either, the first write's change stays named by what was missing.
   const againWord = againSeen.body.kind === 'result' ? againSeen.body.word : undefined;
   const againSuccess = againWord !== undefined && model.meaning(againWord) === 'success';
-  if (!holds || !againSuccess || againSeen.status >= 500) return found;
-  return found.map((d) =>
-    d === missing
-      ? named(
-          'lostUpdate',
-          `${d.message}; sent again, it held: the first was lost to a concurrent write (a lost update)`,
-        )
-      : d,
-  );
+  if (!holds || !againSuccess || againSeen.status >= 500) return { found };
+  return {
+    found: found.map((d) =>
+      d === missing
+        ? named(
+            'lostUpdate',
+            `${d.message}; sent again, it held: the first was lost to a concurrent write (a lost update)`,
+          )
+        : d,
+    ),
+  };
+}
+
+/**
+ * A write the rule sent itself (`op`, answered success by `reply`) whose effect the reads show missing:
+ * the model takes the user as served and holds the write pending, then sends `probe` through step(), a
+ * write whose answer the model knows (a DELETE of an unknown id); when the pending write's change came
+ * with it, that is named as the write's (model/late.ts). True when so.
+ */
+export async function lateAtNextWrite(
+  api: Api,
+  op: Extract<Operation, { kind: 'put' | 'delete' }>,
+  reply: Reply,
+  probe: Operation,
+): Promise<boolean> {
+  await observeUser(api, op.kind === 'put' ? op.user.id : op.id);
+  modelOf(api.log).pending = { op, reply };
+  return (await step(api, probe)).late === true;
 }
 
 /**

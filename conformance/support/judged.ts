@@ -16,6 +16,7 @@ import {
   initialState,
   named,
   type Observed,
+  type Operation,
   observe,
   observed as observedAnswer,
   type SeenUser,
@@ -47,6 +48,11 @@ export class RuleModel {
   meaning(word: string): 'success' | 'failure' | undefined {
     return word === 'success' || word === 'failure' ? word : this.words.get(word);
   }
+  /**
+   * A write answered success whose effect the reads showed missing, held until the next write shows
+   * whether it came with it (model/late.ts appliedLate): the write and its answer.
+   */
+  pending: { op: Operation; reply: Reply } | undefined;
   private readonly states = new Map<string, State>();
   private readonly fresh = new Set<string>();
 

@@ -1,7 +1,7 @@
 /**
  * Which reader lies, established once per worker before the rules depend on the readers (issue 45):
- * the list is read, three users are written (one with a shorter id than the suite's) and one of them
- * removed, on an instance of the check's own when the suite can start one (else on the target: the
+ * the list is read, three users are written (one with a shorter id than the suite's), one of them
+ * removed and a write that changes nothing sent, on an instance of the check's own when the suite can start one (else on the target: the
  * users are the check's own, removed after it), and read back through GET by id, the list and HEAD of
  * the list. model/readers.ts names the reader that lies.
  *
@@ -121,6 +121,10 @@ async function runCheck(
     try {
       for (const user of users) await api.put(user);
       await api.del(removed.id);
+      // A next write that changes nothing (a PUT of an existing id, with its fields): a write whose effect
+      // comes only with the next write (model/late.ts) has come before the reads, so that both readers
+      // are compared on the same state.
+      await api.put(kept);
       const byIdReplies: Record<string, Reply> = {};
       const byId: Record<string, SeenUser | null> = {};
       for (const user of users) {

@@ -3,7 +3,7 @@
 // the writings integer parsers commonly accept (Java's Integer.parseInt of the original service, and
 // JavaScript's Number, among them); a writing the implementation refuses is no finding.
 import { expectOn, type Reply, resultOf } from '../support/http.ts';
-import { step } from '../support/judged-users.ts';
+import { lateAtNextWrite, step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectAbsent,
@@ -13,6 +13,7 @@ import {
   listed,
   type NewUser,
   ownId,
+  unknownId,
 } from '../support/users.ts';
 
 const outcomeOf = (reply: Reply): string => {
@@ -66,6 +67,13 @@ test(
       );
     }
     const del = await ctx.api.del(writings[0] as string);
+    // Answered success, the user still served: a DELETE of an unknown id sent next tells a removal made
+    // late (lateAtNextWrite) from one of the id's writing.
+    if (outcomeOf(del) === 'success' && (await ctx.api.readUser(user.id)))
+      await lateAtNextWrite(ctx.api, { kind: 'delete', id: user.id }, del, {
+        kind: 'delete',
+        id: unknownId(ctx),
+      });
     if (outcomeOf(del) === 'success') await expectAbsent(ctx.api, user.id, `after DELETE of ${writings[0]}`);
     else await expectStored(ctx.api, current, `DELETE of ${writings[0]} answered ${outcomeOf(del)}`);
   }),

@@ -281,6 +281,14 @@ async function handleUsers(req, res, id) {
 async function handleUsersAlone(req, res, id) {
   const store = has('whole-state-rewrite') ? await readWhole() : load();
   const change = (entry) => save(store, entry);
+  if (pendingRemoval !== undefined && !READS.has(req.method)) {
+    const { key, removed } = pendingRemoval;
+    pendingRemoval = undefined;
+    if (store.has(key)) {
+      await change({ del: key });
+      await afterDelete(store, key, removed);
+    }
+  }
   if (has('default-user-recreated') && store.size === 0 && (req.method === 'GET' || req.method === 'HEAD')) {
     await change({ id: '1', name: 'Ada', profession: 'Analyst' });
   }
@@ -389,8 +397,11 @@ async function handleUsersAlone(req, res, id) {
         return send(res, 500, 'text/plain', 'NullPointerException');
       const existed = store.has(key);
       if (existed && has('delete-not-atomic')) await sleep(250);
-      if (existed) await change({ del: key });
-      if (existed) await afterDelete(store, key, partial);
+      if (existed && has('delete-applies-late')) pendingRemoval = { key, removed: partial };
+      else if (existed) {
+        await change({ del: key });
+        await afterDelete(store, key, partial);
+      }
       return sendResult(res, existed || has('delete-unknown-success'));
     }
     default:
@@ -399,6 +410,11 @@ async function handleUsersAlone(req, res, id) {
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/**
+ * delete-applies-late: a DELETE of an existing id answers success and leaves the user; the removal is made
+ * when the next write of the users (any PUT, POST or DELETE, of any id) arrives, before that write.
+ */
+let pendingRemoval;
 // --- Defects that no hand-written rule names (issue 33): the explorer (EXP-SEQ-01, and the explore command's concurrent rounds) must
 // find them. Each is one switch of DEFECTS in defects.mjs; nothing here runs without its --defect.
 /** read-id-as-written: GET and HEAD by id look the id up as the path writes it (007 is not 7). */
