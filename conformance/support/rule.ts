@@ -24,7 +24,7 @@ import { Api, ExchangeLog } from './http.ts';
 import { corruption, modelOf, representationOf } from './judged.ts';
 import { restarted } from './judged-users.ts';
 import { liars } from './liars.ts';
-import { checkReaders, couldNotCheck, ownLiar, readerOf } from './readers.ts';
+import { checkReaders, couldNotCheck, ownLiars, readerOf } from './readers.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
 
 export { CouldNotFinish, OutOfTimeError } from './failures.ts';
@@ -274,8 +274,8 @@ export function rule(
         // Which reader lies, known before the rule reads through one (support/readers.ts); the rule
         // about that reader fails with its defect, as the check saw it.
         await checkReaders(request);
-        const own = ownLiar(id);
-        if (own) modelOf(log).add([own.found], own.reply);
+        const own = ownLiars(id);
+        if (own.length) for (const { found, reply } of own) modelOf(log).add([found], reply);
         else if (recordsOnly) {
           try {
             await body(ctx);

@@ -362,6 +362,11 @@ export const SINGLES = {
     wrong: 'an equality that is always true: POST and DELETE act on the first user of the list',
     defects: ['write | other-record-touched | the first user of the list'],
   },
+  'list-omits-non-ascii': {
+    wrong: 'GET list leaves out users whose name or profession holds a character outside ASCII',
+    caughtBy: ['USR-LIST-02'],
+    defects: ['GET list | state-change | leaves out users with non-ASCII names'],
+  },
 };
 
 /**
