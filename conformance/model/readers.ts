@@ -116,14 +116,11 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
         ),
       });
   }
-  const hit = deleteHitAnother(
-    answers,
-    out.some((l) => l.reader === 'GET by id'),
-  );
+  const byIdServesAnother = out.some((l) => l.reader === 'GET by id');
+  const hit = deleteHitAnother(answers, byIdServesAnother);
   if (hit && !out.some((l) => l.reader === 'GET list')) out.push({ reader: 'GET list', ...hit });
-  // Why the list leaves out users, when it is not known to lie already (showing a deleted user).
-  if (!out.some((l) => l.reader === 'GET list'))
-    for (const leftOut of leavesOut(answers)) out.push({ reader: 'GET list', ...leftOut });
+  // Why the list leaves out users: a list may show deleted users and leave out others too.
+  for (const leftOut of leavesOut(answers, byIdServesAnother)) out.push({ reader: 'GET list', ...leftOut });
   return out;
 }
 
@@ -176,48 +173,58 @@ const sameIds = (a: readonly SeenUser[], b: readonly SeenUser[]): boolean =>
 interface Omission {
   defect: Extract<ReaderDefect, 'listMissesLongIds' | 'listMissesNonAscii'>;
   explains: (missing: ModelUser, shown: readonly ModelUser[]) => boolean;
-  message: (missing: ModelUser, shown: readonly ModelUser[]) => string;
+  /** `held`: how GET by id showed the user held. */
+  message: (missing: ModelUser, shown: readonly ModelUser[], held: string) => string;
 }
 const longestId = (users: readonly ModelUser[]) => Math.max(...users.map((u) => digits(u.id)));
 const OMISSIONS: readonly Omission[] = [
   {
     defect: 'listMissesLongIds',
     explains: (missing, shown) => digits(missing.id) > longestId(shown),
-    message: (missing, shown) => {
+    message: (missing, shown, held) => {
       const longest = shown.find((u) => digits(u.id) === longestId(shown));
-      return `GET list leaves out ${showUser(missing)} (an id of ${digits(missing.id)} digits), which GET by id serves as written, and shows ${showUser(longest)} (${longestId(shown)} digits)`;
+      return `GET list leaves out ${showUser(missing)} (an id of ${digits(missing.id)} digits), which ${held}, and shows ${showUser(longest)} (${longestId(shown)} digits)`;
     },
   },
   {
     defect: 'listMissesNonAscii',
     explains: (missing, shown) => !ascii(missing) && shown.every(ascii),
-    message: (missing, shown) =>
-      `GET list leaves out ${showUser(missing)} (text outside ASCII), which GET by id serves as written, and shows ${showUser(shown[0])} (ASCII only)`,
+    message: (missing, shown, held) =>
+      `GET list leaves out ${showUser(missing)} (text outside ASCII), which ${held}, and shows ${showUser(shown[0])} (ASCII only)`,
   },
 ];
 
 /**
- * The list leaves out users written that GET by id serves as written, for a cause its answers show: it
- * still answers the list it answered before the writes (stale), or it leaves out users that each have
- * what none it shows has (OMISSIONS: a longer id, text outside ASCII). Two causes at once are each named
+ * The list leaves out users written that GET by id serves as written (serves at all, when it is known
+ * to serve another user), for a cause its answers show: it still answers the list it answered before
+ * the writes (stale), or it leaves out users that each have what none it shows has (OMISSIONS: a
+ * longer id, text outside ASCII). Two causes at once are each named
  * when each alone explains a user left out. A list that leaves out users otherwise (a user no cause
  * explains, or only causes another user does not need) is not named: the rules judge it as before.
  */
-function leavesOut(answers: ReaderAnswers): Array<Pick<Liar, 'defect' | 'found'>> {
+function leavesOut(
+  answers: ReaderAnswers,
+  byIdServesAnother: boolean,
+): Array<Pick<Liar, 'defect' | 'found'>> {
   const { expected, byId, listed, listedBefore } = answers;
   if (!listed) return [];
+  // GET by id known to serve another user still tells whether it holds the id (as throughBothLiars).
   const served = Object.values(expected).filter(
-    (want): want is ModelUser => !!want && agrees(want, byId[want.id]),
+    (want): want is ModelUser =>
+      !!want && (byIdServesAnother ? !!byId[want.id] : agrees(want, byId[want.id])),
   );
   const missing = served.filter((want) => !listed.some((u) => u.id === want.id));
   if (!missing.length) return [];
+  const held = byIdServesAnother
+    ? 'GET by id holds (it serves a user for its id)'
+    : 'GET by id serves as written';
   if (listedBefore && sameIds(listed, listedBefore))
     return [
       {
         defect: 'listStale',
         found: named(
           'listStale',
-          `GET list answers the list it answered before the writes (${listed.length} users), leaving out ${missing.map(showUser).join(', ')}, which GET by id serves as written`,
+          `GET list answers the list it answered before the writes (${listed.length} users), leaving out ${missing.map(showUser).join(', ')}, which ${held}`,
         ),
       },
     ];
@@ -229,7 +236,7 @@ function leavesOut(answers: ReaderAnswers): Array<Pick<Liar, 'defect' | 'found'>
   if (!causes.every((c) => c.some((o) => needed.includes(o)))) return [];
   return needed.map((o) => {
     const first = missing.find((_, i) => causes[i]?.includes(o)) as ModelUser;
-    return { defect: o.defect, found: named(o.defect, o.message(first, shown)) };
+    return { defect: o.defect, found: named(o.defect, o.message(first, shown, held)) };
   });
 }
 

@@ -713,6 +713,21 @@ describe('the executable model of the spec', () => {
           expect(named(written([first, kept, long]))).to.deep.equal([]);
         });
 
+        it('names it beside a list that shows a deleted user, and where GET by id serves another user', () => {
+          const removed = { id: '12', name: 'r', profession: 'q' };
+          expect(named(written([first, kept, short, long, removed]))).to.deep.equal([
+            'GET list: GET list | state-change | shows a deleted user',
+            'GET list: GET list | state-change | leaves out users with non-ASCII names',
+          ]);
+          // GET by id serves the first user for every id it holds: it still tells which ids it holds.
+          const a = written([first, kept, short, long]);
+          const servesFirst = { '11': first, '13': first, '14': first, [long.id]: first, '12': null };
+          expect(named({ ...a, byId: servesFirst })).to.deep.equal([
+            'GET by id: GET by id | state-change | serves another user',
+            'GET list: GET list | state-change | leaves out users with non-ASCII names',
+          ]);
+        });
+
         it('names no cause where a user left out has both and none another needs', () => {
           const longAccented = { ...accented, id: '1000000014' };
           const a = answers({

@@ -292,12 +292,10 @@ export function rule(
       if (!thrown || !isSkip(thrown.error)) thrown = await judged(thrown);
       // Failed (or not set up) reading through a reader known to lie, and for nothing but what reads
       // showed: not checked, for that reader's defect, and no failure of its own.
-      const blocked =
-        thrown &&
-        !recordsOnly &&
-        !isSkip(thrown.error) &&
-        !(thrown.error instanceof CouldNotFinish) &&
-        blockedBy(log);
+      // Passed, but with a write it could not judge for a reader that lies: not checked either.
+      const blocked = thrown
+        ? !recordsOnly && !isSkip(thrown.error) && !(thrown.error instanceof CouldNotFinish) && blockedBy(log)
+        : !recordsOnly && modelOf(log).unjudged;
       if (blocked) {
         testInfo.annotations.push({
           type: 'blocked-by',
