@@ -198,9 +198,9 @@ const OMISSIONS: readonly Omission[] = [
  * The list leaves out users written that GET by id serves as written (serves at all, when it is known
  * to serve another user), for a cause its answers show: it still answers the list it answered before
  * the writes (stale), or it leaves out users that each have what none it shows has (OMISSIONS: a
- * longer id, text outside ASCII). Two causes at once are each named
- * when each alone explains a user left out. A list that leaves out users otherwise (a user no cause
- * explains, or only causes another user does not need) is not named: the rules judge it as before.
+ * longer id, text outside ASCII). Two causes at once are each named when each alone explains a user
+ * left out. A list that leaves out users otherwise (a user no cause explains, or only causes another
+ * user does not need) is not named: the rules judge it as before.
  */
 function leavesOut(
   answers: ReaderAnswers,
