@@ -154,6 +154,15 @@ export const NAMED_DEFECTS = {
     signature: { operation: 'GET list', aspect: 'state-change', seen: 'leaves out users with long ids' },
     title: 'GET list leaves out users with long ids, where it lists users with shorter ones',
   },
+  /** A lying reader (model/readers.ts): the list leaves out users whose text holds a character outside ASCII. */
+  listMissesNonAscii: {
+    signature: {
+      operation: 'GET list',
+      aspect: 'state-change',
+      seen: 'leaves out users with non-ASCII names',
+    },
+    title: 'GET list leaves out users whose name or profession holds a character outside ASCII',
+  },
   /** A lying reader (model/readers.ts): HEAD of the list answers another status than GET of it. */
   headListStatus: {
     signature: { operation: 'HEAD list', aspect: 'status', seen: 'not the status of GET' },

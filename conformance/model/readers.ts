@@ -1,8 +1,8 @@
 /**
  * Which reader lies (issue 45): the suite reads state through GET by id, the list and HEAD of the list,
  * and a rule judged through a reader that lies about the state blames the writes, or the other reader,
- * for it. Before the rules depend on them, a check (support/readers.ts) reads the list, writes three
- * users (ids of two lengths), removes one, and reads them through every reader; this pure judgement
+ * for it. Before the rules depend on them, a check (support/readers.ts) reads the list, writes four
+ * users (ids of two lengths, one name outside ASCII), removes one, and reads them through every reader; this pure judgement
  * names the reader that lies, if one does, by the cause its answers show.
  *
  * Where the readers disagree, the model tells the liar: the reader that disagrees both with the other
@@ -42,7 +42,12 @@ export interface ReaderAnswers {
 /** The defects of a lying reader, each named here and judged once by the check. */
 export type ReaderDefect = Extract<
   DefectName,
-  'getServesAnotherUser' | 'listShowsDeleted' | 'listStale' | 'listMissesLongIds' | 'headListStatus'
+  | 'getServesAnotherUser'
+  | 'listShowsDeleted'
+  | 'listStale'
+  | 'listMissesLongIds'
+  | 'listMissesNonAscii'
+  | 'headListStatus'
 >;
 
 export interface Liar {
@@ -100,7 +105,7 @@ export const lieOf = (
     ? undefined
     : liars.find((l) => l.reader === reader && LIE_SHOWN[reader].has(d.signature.aspect));
 
-/** The readers that lie, each once (GET by id and the list cannot both: one of them agrees with the model). */
+/** The readers that lie, each with its defect (the list with two, when two causes each leave out a user). */
 export function lyingReaders(answers: ReaderAnswers): Liar[] {
   const out: Liar[] = [];
   const { expected, byId, listed } = answers;
@@ -142,13 +147,11 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
         ),
       });
   }
-  const hit = deleteHitAnother(
-    answers,
-    out.some((l) => l.reader === 'GET by id'),
-  );
+  const byIdServesAnother = out.some((l) => l.reader === 'GET by id');
+  const hit = deleteHitAnother(answers, byIdServesAnother);
   if (hit && !out.some((l) => l.reader === 'GET list')) out.push({ reader: 'GET list', ...hit });
-  const leftOut = leavesOut(answers);
-  if (leftOut && !out.some((l) => l.reader === 'GET list')) out.push({ reader: 'GET list', ...leftOut });
+  // Why the list leaves out users: a list may show deleted users and leave out others too.
+  for (const leftOut of leavesOut(answers, byIdServesAnother)) out.push({ reader: 'GET list', ...leftOut });
   return out;
 }
 
@@ -188,43 +191,84 @@ function deleteHitAnother(
 }
 
 const digits = (id: string): number => id.replace(/^-/, '').length;
+/** Whether a user's name and profession are ASCII only. */
+const ascii = (u: { name?: string; profession?: string }): boolean =>
+  /^\p{ASCII}*$/u.test(`${u.name ?? ''}${u.profession ?? ''}`);
 const sameIds = (a: readonly SeenUser[], b: readonly SeenUser[]): boolean =>
   a.length === b.length && a.every((u, i) => u.id === b[i]?.id);
 
 /**
- * The list leaves out users written that GET by id serves as written, for a cause its answers show: it
- * still answers the list it answered before the writes (stale), or it leaves out the users whose ids
- * are longer than those of the ones it shows. A list that leaves out users otherwise is not named: the
- * rules judge it as before.
+ * Why a list leaves out some users and shows others: what every user it leaves out for that cause has
+ * and none it shows has (`explains`), and how the check saw it.
  */
-function leavesOut(answers: ReaderAnswers): Pick<Liar, 'defect' | 'found'> | undefined {
+interface Omission {
+  defect: Extract<ReaderDefect, 'listMissesLongIds' | 'listMissesNonAscii'>;
+  explains: (missing: ModelUser, shown: readonly ModelUser[]) => boolean;
+  /** `held`: how GET by id showed the user held. */
+  message: (missing: ModelUser, shown: readonly ModelUser[], held: string) => string;
+}
+const longestId = (users: readonly ModelUser[]) => Math.max(...users.map((u) => digits(u.id)));
+const OMISSIONS: readonly Omission[] = [
+  {
+    defect: 'listMissesLongIds',
+    explains: (missing, shown) => digits(missing.id) > longestId(shown),
+    message: (missing, shown, held) => {
+      const longest = shown.find((u) => digits(u.id) === longestId(shown));
+      return `GET list leaves out ${showUser(missing)} (an id of ${digits(missing.id)} digits), which ${held}, and shows ${showUser(longest)} (${longestId(shown)} digits)`;
+    },
+  },
+  {
+    defect: 'listMissesNonAscii',
+    explains: (missing, shown) => !ascii(missing) && shown.every(ascii),
+    message: (missing, shown, held) =>
+      `GET list leaves out ${showUser(missing)} (text outside ASCII), which ${held}, and shows ${showUser(shown[0])} (ASCII only)`,
+  },
+];
+
+/**
+ * The list leaves out users written that GET by id serves as written (serves at all, when it is known
+ * to serve another user), for a cause its answers show: it still answers the list it answered before
+ * the writes (stale), or it leaves out users that each have what none it shows has (OMISSIONS: a
+ * longer id, text outside ASCII). Two causes at once are each named when each alone explains a user
+ * left out. A list that leaves out users otherwise (a user no cause explains, or only causes another
+ * user does not need) is not named: the rules judge it as before.
+ */
+function leavesOut(
+  answers: ReaderAnswers,
+  byIdServesAnother: boolean,
+): Array<Pick<Liar, 'defect' | 'found'>> {
   const { expected, byId, listed, listedBefore } = answers;
-  if (!listed) return undefined;
+  if (!listed) return [];
+  // GET by id known to serve another user still tells whether it holds the id (as throughBothLiars).
   const served = Object.values(expected).filter(
-    (want): want is ModelUser => !!want && agrees(want, byId[want.id]),
+    (want): want is ModelUser =>
+      !!want && (byIdServesAnother ? !!byId[want.id] : agrees(want, byId[want.id])),
   );
   const missing = served.filter((want) => !listed.some((u) => u.id === want.id));
-  const [first] = missing;
-  if (!first) return undefined;
+  if (!missing.length) return [];
+  const held = byIdServesAnother
+    ? 'GET by id holds (it serves a user for its id)'
+    : 'GET by id serves as written';
   if (listedBefore && sameIds(listed, listedBefore))
-    return {
-      defect: 'listStale',
-      found: named(
-        'listStale',
-        `GET list answers the list it answered before the writes (${listed.length} users), leaving out ${missing.map(showUser).join(', ')}, which GET by id serves as written`,
-      ),
-    };
+    return [
+      {
+        defect: 'listStale',
+        found: named(
+          'listStale',
+          `GET list answers the list it answered before the writes (${listed.length} users), leaving out ${missing.map(showUser).join(', ')}, which ${held}`,
+        ),
+      },
+    ];
   const shown = served.filter((want) => listShows(listed, want.id, want));
-  const longestShown = Math.max(...shown.map((u) => digits(u.id)));
-  if (shown.length && missing.every((u) => digits(u.id) > longestShown))
-    return {
-      defect: 'listMissesLongIds',
-      found: named(
-        'listMissesLongIds',
-        `GET list leaves out ${showUser(first)} (an id of ${digits(first.id)} digits), which GET by id serves as written, and shows ${showUser(shown[0] as ModelUser)} (${longestShown} digits)`,
-      ),
-    };
-  return undefined;
+  if (!shown.length) return [];
+  const causes = missing.map((u) => OMISSIONS.filter((o) => o.explains(u, shown)));
+  // A cause is named when some user left out has no other: then each user left out must have one named.
+  const needed = OMISSIONS.filter((o) => causes.some((c) => c.length === 1 && c[0] === o));
+  if (!causes.every((c) => c.some((o) => needed.includes(o)))) return [];
+  return needed.map((o) => {
+    const first = missing.find((_, i) => causes[i]?.includes(o)) as ModelUser;
+    return { defect: o.defect, found: named(o.defect, o.message(first, shown, held)) };
+  });
 }
 
 /**

@@ -703,6 +703,72 @@ describe('the executable model of the spec', () => {
         ]);
       });
 
+      describe('text outside ASCII', () => {
+        const short = { id: '13', name: 's', profession: 't' };
+        const accented = { id: '14', name: 'Zoë Ångström', profession: 'p' };
+        const written = (listed: ReaderAnswers['listed']) =>
+          answers({
+            expected: { '11': kept, '13': short, '14': accented, [long.id]: long, '12': null },
+            byId: { '11': kept, '13': short, '14': accented, [long.id]: long, '12': null },
+            listed,
+            listedBefore: [first],
+          });
+
+        it('names the list for text outside ASCII when it leaves out the one user with such text', () => {
+          expect(named(written([first, kept, short, long]))).to.deep.equal([
+            'GET list: GET list | state-change | leaves out users with non-ASCII names',
+          ]);
+        });
+
+        it('names both causes when each alone explains a user left out', () => {
+          expect(named(written([first, kept, short]))).to.deep.equal([
+            'GET list: GET list | state-change | leaves out users with long ids',
+            'GET list: GET list | state-change | leaves out users with non-ASCII names',
+          ]);
+        });
+
+        it('names no cause where the list shows text outside ASCII, or no cause explains a user left out', () => {
+          // It shows another user with such text: not the text (the long id is the cause).
+          const other = { id: '15', name: 'Ünal', profession: 'p' };
+          const both = answers({
+            expected: { '11': kept, '14': accented, '15': other, [long.id]: long },
+            byId: { '11': kept, '14': accented, '15': other, [long.id]: long },
+            listed: [kept, accented, other],
+          });
+          expect(named(both)).to.deep.equal([
+            'GET list: GET list | state-change | leaves out users with long ids',
+          ]);
+          expect(named({ ...both, listed: [kept, other, long] })).to.deep.equal([]);
+          // A short ASCII user left out beside the accented one: neither cause explains it.
+          expect(named(written([first, kept, long]))).to.deep.equal([]);
+        });
+
+        it('names it beside a list that shows a deleted user, and where GET by id serves another user', () => {
+          const removed = { id: '12', name: 'r', profession: 'q' };
+          expect(named(written([first, kept, short, long, removed]))).to.deep.equal([
+            'GET list: GET list | state-change | shows a deleted user',
+            'GET list: GET list | state-change | leaves out users with non-ASCII names',
+          ]);
+          // GET by id serves the first user for every id it holds: it still tells which ids it holds.
+          const a = written([first, kept, short, long]);
+          const servesFirst = { '11': first, '13': first, '14': first, [long.id]: first, '12': null };
+          expect(named({ ...a, byId: servesFirst })).to.deep.equal([
+            'GET by id: GET by id | state-change | serves another user',
+            'GET list: GET list | state-change | leaves out users with non-ASCII names',
+          ]);
+        });
+
+        it('names no cause where a user left out has both and none another needs', () => {
+          const longAccented = { ...accented, id: '1000000014' };
+          const a = answers({
+            expected: { '11': kept, [longAccented.id]: longAccented },
+            byId: { '11': kept, [longAccented.id]: longAccented },
+            listed: [kept],
+          });
+          expect(named(a)).to.deep.equal([]);
+        });
+      });
+
       it('names no reader when the omission shows neither cause (judged by the rules as before)', () => {
         // The shorter id left out, the longer one shown.
         expect(named(leaving([first, long], [first]))).to.deep.equal([]);

@@ -348,6 +348,7 @@ export async function step(
     found = found.map((d) =>
       d.signature.aspect === 'other-record-touched' ? named('firstUserTouched', d.message) : d,
     );
+  else found = unplaced(model, op, found);
   // A word outside the spec's two, on a write whose change is as the model expects: it means that word.
   if (
     word !== undefined &&
@@ -364,6 +365,26 @@ export async function step(
 
 /** A DELETE of the default user whose read-back serves it: came back, or never removed (the write sent again tells). */
 const DEFAULT_BACK_KEY = signatureKey(NAMED_DEFECTS.defaultBack.signature);
+
+/** Another user changed, or a change that held only when sent again: what a write on another user shows. */
+const UNPLACED = new Set(
+  [NAMED_DEFECTS.otherRecordTouched, NAMED_DEFECTS.lostUpdate].map((d) => signatureKey(d.signature)),
+);
+
+/**
+ * A POST or DELETE that changed another user than its own (GET by id saw that user change), or whose
+ * change held only when sent again (as when the first one changed a user the list does not show), while
+ * the list is known to lie: the list cannot show whether that user is its first, the one an equality
+ * that always holds meets, so the write is not named by a cause (neither "another user" nor a lost
+ * update): the model records it unjudged, and the rule could not check it (support/rule.ts).
+ */
+function unplaced(model: RuleModel, op: Operation, found: Disagreement[]): Disagreement[] {
+  const liar = lying('GET list');
+  if (!liar || (op.kind !== 'post' && op.kind !== 'delete')) return found;
+  if (!found.some((d) => UNPLACED.has(signatureKey(d.signature)))) return found;
+  model.unjudged ??= liar;
+  return found.filter((d) => !UNPLACED.has(signatureKey(d.signature)) && !explainedByAnotherRecord(d));
+}
 
 /**
  * A write that answered success and whose change is missing is sent once more (the next write). When

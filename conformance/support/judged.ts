@@ -14,6 +14,7 @@ import {
   disagreement,
   type Held,
   initialState,
+  type Liar,
   named,
   type Observed,
   type Operation,
@@ -43,6 +44,11 @@ export class RuleModel {
   choices: Held['choices'] = {};
   /** What a result word outside the spec's two means for this implementation (learnt from its effect). */
   readonly words = new Map<string, 'success' | 'failure'>();
+  /**
+   * A write the rule could not judge (support/judged-users.ts step): the reader that lies keeps it
+   * from telling which user the write changed. Without another finding, the rule could not check.
+   */
+  unjudged: Liar | undefined;
 
   /** What a result word means here: the spec's two as they are, another as learnt (undefined if not yet). */
   meaning(word: string): 'success' | 'failure' | undefined {

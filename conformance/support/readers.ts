@@ -1,9 +1,10 @@
 /**
  * Which reader lies, established once per worker before the rules depend on the readers (issue 45):
- * the list is read, three users are written (one with a shorter id than the suite's), one of them
- * removed and a write that changes nothing sent, on an instance of the check's own when the suite can start one (else on the target: the
- * users are the check's own, removed after it), and read back through GET by id, the list and HEAD of
- * the list. model/readers.ts names the reader that lies.
+ * the list is read, four users are written (two with a shorter id than the suite's, one of those with
+ * a name outside ASCII), one of them removed and a write that changes nothing sent, on an instance of
+ * the check's own when the suite can start one (else on the target: the users are the check's own,
+ * removed after it), and read back through GET by id, the list and HEAD of the list. model/readers.ts
+ * names the reader that lies.
  *
  * Once one lies, the rules read state through the one that does not (support/judged-users.ts readBack,
  * Api.readUser, support/users.ts expectStored/expectAbsent); the rule about that reader fails with the
@@ -35,6 +36,7 @@ export const OWN_RULE: Record<ReaderDefect, string> = {
   getServesAnotherUser: 'USR-GET-01',
   listShowsDeleted: 'USR-LIST-02',
   listMissesLongIds: 'USR-LIST-02',
+  listMissesNonAscii: 'USR-LIST-02',
   // A read right after a change is what the freshness rule is about.
   listStale: 'USR-FRESH-01',
   headListStatus: 'USR-HEAD-02',
@@ -44,11 +46,12 @@ export const OWN_RULE: Record<ReaderDefect, string> = {
 const replies = new Map<Reader, Reply>();
 let checked: Promise<void> | undefined;
 
-/** The liar whose rule `ruleId` is (OWN_RULE), with the answer that showed it. */
-export function ownLiar(ruleId: string): { found: Liar['found']; reply: Reply } | undefined {
-  const liar = liars().find((l) => OWN_RULE[l.defect] === ruleId);
-  const reply = liar && replies.get(liar.reader);
-  return liar && reply ? { found: liar.found, reply } : undefined;
+/** The liars whose rule `ruleId` is (OWN_RULE), each with the answer that showed it. */
+export function ownLiars(ruleId: string): Array<{ found: Liar['found']; reply: Reply }> {
+  return liars().flatMap((liar) => {
+    const reply = OWN_RULE[liar.defect] === ruleId ? replies.get(liar.reader) : undefined;
+    return reply ? [{ found: liar.found, reply }] : [];
+  });
 }
 
 /** The reader a request reads through, if it is one. */
@@ -108,16 +111,25 @@ async function runCheck(
     // The list before the writes: a list that caches its answer serves this one again after them.
     const listedBefore = servedUsers(observed(await api.get('/UserService/users')));
     const taken = new Set(listedBefore?.map((u) => u.id));
-    // A user with a shorter id than the suite's: a list that leaves out long ids still shows this one.
-    let shortId = 0;
-    do shortId = 100_000_000 + Math.floor(Math.random() * 900_000_000);
-    while (taken.has(String(shortId)));
-    const users = [randomId(), shortId, randomId()].map((id) => ({
+    // Users with a shorter id than the suite's: a list that leaves out long ids still shows these.
+    const shortId = () => {
+      let id = 0;
+      do id = 100_000_000 + Math.floor(Math.random() * 900_000_000);
+      while (taken.has(String(id)));
+      taken.add(String(id));
+      return id;
+    };
+    const user = (id: number, name = randomText('readers-name')) => ({
       id,
-      name: randomText('readers-name'),
+      name,
       profession: randomText('readers-prof'),
-    }));
-    const [kept, short, removed] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
+    });
+    const kept = user(randomId());
+    const short = user(shortId());
+    // A name outside ASCII, with a short id: a list that leaves it out does so for its text alone.
+    const nonAscii = user(shortId(), `${randomText('readers-name')}-Zoë Ångström`);
+    const removed = user(randomId());
+    const users = [kept, short, nonAscii, removed];
     try {
       for (const user of users) await api.put(user);
       await api.del(removed.id);
@@ -146,7 +158,9 @@ async function runCheck(
       const listed = servedUsers(observed(list));
       const found = lyingReaders({
         expected: {
-          ...Object.fromEntries([kept, short].map((u) => [String(u.id), { ...u, id: String(u.id) }])),
+          ...Object.fromEntries(
+            [kept, short, nonAscii].map((u) => [String(u.id), { ...u, id: String(u.id) }]),
+          ),
           [String(removed.id)]: null,
         },
         byId,

@@ -24,7 +24,7 @@ import { Api, ExchangeLog } from './http.ts';
 import { corruption, modelOf, representationOf } from './judged.ts';
 import { restarted } from './judged-users.ts';
 import { liars } from './liars.ts';
-import { checkReaders, couldNotCheck, ownLiar, readerOf } from './readers.ts';
+import { checkReaders, couldNotCheck, ownLiars, readerOf } from './readers.ts';
 import { type Instance, resolvedTarget, startFreshInstance } from './target.ts';
 
 export { CouldNotFinish, OutOfTimeError } from './failures.ts';
@@ -274,8 +274,8 @@ export function rule(
         // Which reader lies, known before the rule reads through one (support/readers.ts); the rule
         // about that reader fails with its defect, as the check saw it.
         await checkReaders(request);
-        const own = ownLiar(id);
-        if (own) modelOf(log).add([own.found], own.reply);
+        const own = ownLiars(id);
+        if (own.length) for (const { found, reply } of own) modelOf(log).add([found], reply);
         else if (recordsOnly) {
           try {
             await body(ctx);
@@ -292,12 +292,10 @@ export function rule(
       if (!thrown || !isSkip(thrown.error)) thrown = await judged(thrown);
       // Failed (or not set up) reading through a reader known to lie, and for nothing but what reads
       // showed: not checked, for that reader's defect, and no failure of its own.
-      const blocked =
-        thrown &&
-        !recordsOnly &&
-        !isSkip(thrown.error) &&
-        !(thrown.error instanceof CouldNotFinish) &&
-        blockedBy(log);
+      // Passed, but with a write it could not judge for a reader that lies: not checked either.
+      const blocked = thrown
+        ? !recordsOnly && !isSkip(thrown.error) && !(thrown.error instanceof CouldNotFinish) && blockedBy(log)
+        : !recordsOnly && modelOf(log).unjudged;
       if (blocked) {
         testInfo.annotations.push({
           type: 'blocked-by',

@@ -367,6 +367,11 @@ export const SINGLES = {
       'DELETE of an existing id answers success but the user is removed only when the next write (any PUT, POST or DELETE) arrives',
     defects: ['DELETE (existing id) | state-change | removed only at the next write'],
   },
+  'list-omits-non-ascii': {
+    wrong: 'GET list leaves out users whose name or profession holds a character outside ASCII',
+    caughtBy: ['USR-LIST-02'],
+    defects: ['GET list | state-change | leaves out users with non-ASCII names'],
+  },
 };
 
 /**

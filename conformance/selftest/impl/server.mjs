@@ -300,6 +300,11 @@ async function handleUsersAlone(req, res, id) {
         if (has('list-shows-deleted'))
           listed = [...listed, ...[...tombstones.keys()].filter((k) => !store.has(k))];
         if (has('list-misses-long-ids')) listed = listed.filter((k) => k.replace('-', '').length < 10);
+        if (has('list-omits-non-ascii'))
+          listed = listed.filter((k) => {
+            const user = store.get(k) ?? tombstones.get(k);
+            return /^\p{ASCII}*$/u.test(`${user.name}${user.profession}`);
+          });
         if (has('list-paged')) listed = listed.slice(0, 100);
         if (has('list-capped-1000')) listed = listed.slice(0, 1000);
         const body =
