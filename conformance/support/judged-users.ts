@@ -25,6 +25,7 @@ import {
   type SeenUser,
   type State,
   sameUser,
+  secondUserAdded,
   servedUser,
   showUser,
   signatureKey,
@@ -75,6 +76,8 @@ async function readBack(
   ids: readonly string[],
   /** The id a DELETE answered as removed: the model and GET by id against the list, the list lies. */
   removed?: string,
+  /** The write read back: a PUT that added a second user with its id is judgeWrite's (secondUserAdded). */
+  write?: Operation,
 ): Promise<{ back: ReadBack; listed?: SeenUser[] }> {
   const out: Record<string, SeenUser | null> = {};
   const byId: Record<string, SeenUser | null> = {};
@@ -109,7 +112,11 @@ async function readBack(
     const got = byId[id] ?? null;
     out[id] = got;
     if (!readable) continue;
-    if (got && !listShows(listed, id, got))
+    if (
+      got &&
+      !listShows(listed, id, got) &&
+      !(write && secondUserAdded(model.state(api.baseUrl), write, id, listed))
+    )
       model.add(
         [
           disagreement(
@@ -293,8 +300,9 @@ export async function step(
     model,
     expected.touches,
     removed && removed in before.users && !(removed in next.users) ? removed : undefined,
+    op,
   );
-  let found = judgeWrite(before, expected, seen, judged.disagreements, back);
+  let found = judgeWrite(before, expected, seen, judged.disagreements, back, listed ? { listed } : {});
   const touched = snapshot
     ? listed
       ? othersTouched(snapshot, listed, op)

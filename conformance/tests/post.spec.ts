@@ -38,3 +38,12 @@ test(
     await expectAbsent(ctx.api, id, 'after POST of an unknown id');
   }),
 );
+
+test(
+  ...rule('USR-POST-05', async (ctx) => {
+    const user = await givenUser(ctx);
+    // The values it already has: an answer that counts the users changed (as SQL's rows) says failure.
+    await step(ctx.api, { kind: 'post', user: { ...user } });
+    await expectStored(ctx.api, user, 'after POST of the values it already has');
+  }),
+);

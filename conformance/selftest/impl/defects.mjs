@@ -362,6 +362,17 @@ export const SINGLES = {
     wrong: 'an equality that is always true: POST and DELETE act on the first user of the list',
     defects: ['write | other-record-touched | the first user of the list'],
   },
+  'put-adds-duplicate-id': {
+    wrong:
+      'PUT of an existing id with other fields answers success and adds a second user with that id (its "already there?" check compares whole users, not ids)',
+    defects: ['PUT (existing id) | state-change | adds a second user with the same id'],
+  },
+  'post-same-values-failure': {
+    wrong:
+      'POST of an existing id with the values it already has answers failure and changes nothing (as an SQL UPDATE counting 0 rows changed)',
+    caughtBy: ['USR-POST-05'],
+    defects: ['POST (existing id) | result-word | failure'],
+  },
 };
 
 /**
