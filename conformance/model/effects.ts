@@ -144,7 +144,12 @@ export function judgeWrite(
         const altWord = alt.expected.body.kind === 'result' ? alt.expected.body.word : undefined;
         const altState = alt.state.users[own];
         const matches = altState ? sameUser(altState, readBack[own] ?? null) : readBack[own] === null;
-        if (matches && word === altWord) {
+        // A POST of the values its user holds leaves it as a PUT would: the effect does not tell the verbs
+        // apart, the word alone disagrees (an answer that counts the users changed), named as a word. (A
+        // PUT of an equal user answered success stays what POST does: the verbs swapped name it so.)
+        const mine = after.users[own];
+        const alike = op.kind === 'post' && !!altState && !!mine && sameUser(altState, mine);
+        if (matches && word === altWord && !alike) {
           const verb = other.toUpperCase();
           out.push(
             disagreement(

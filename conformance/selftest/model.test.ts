@@ -314,6 +314,21 @@ describe('the executable model of the spec', () => {
     ).to.deep.equal(['PUT (existing id) | result-word | success']);
   });
 
+  it('POST of the values a user holds answered failure is the word, not what PUT does (the effect cannot tell the verbs apart)', () => {
+    const state = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } }).state;
+    const same = apply(state, { kind: 'post', user: { id: 7, name: 'a', profession: 'b' } }).expected;
+    const other = apply(state, { kind: 'post', user: { id: 7, name: 'c', profession: 'd' } }).expected;
+    const failed = (expected: Expected) => {
+      const observed = ideal({ ...expected, body: { kind: 'result', word: 'failure' } });
+      return judgeWrite(state, expected, observed, judge(expected, observed, noChoices()).disagreements, {
+        '7': { id: '7', name: 'a', profession: 'b' },
+      }).map((d) => signatureKey(d.signature));
+    };
+    expect(failed(same)).to.deep.equal(['POST (existing id) | result-word | failure']);
+    // Other values refused, the user kept: what PUT does, as before.
+    expect(failed(other)).to.deep.equal(['POST | state-change | does what PUT does']);
+  });
+
   it('an update is not called unchanged where the model never knew the old fields (a list that lies, never adopted)', () => {
     const state = apply(initialState(), { kind: 'list' }).state;
     const { expected } = apply(state, { kind: 'post', user: { id: 1, name: 'Suresh', profession: 'Clerk' } });
