@@ -1,7 +1,8 @@
 /**
  * The operations of one sequence, drawn as it goes: random operations on the pool, now and then a
  * write that repeats the texts an earlier write sent for the same id (so that "equal user" cases
- * happen), and every few steps a whole-state check (the list, HEAD, every id of the pool by GET).
+ * happen; a POST, the texts the user holds when known: an update to the same values), and every few
+ * steps a whole-state check (the list, HEAD, every id of the pool by GET).
  */
 import { type FormOperation, type Operation, randomOperation } from './operations.ts';
 import type { Rng } from './prng.ts';
@@ -61,7 +62,12 @@ export function sequenceSource(
   const fillAt = fill === undefined ? -1 : rng.fork('fill').int(length);
   const drawsRestart = rng.fork('restarts');
   let restart = restarts && drawsRestart.chance(RESTART_SHARE);
-  const sentTexts = new Map<number, Pick<FormOperation, 'name' | 'profession'>>();
+  type Texts = Pick<FormOperation, 'name' | 'profession'>;
+  const sentTexts = new Map<number, Texts>();
+  // The texts each slot's user holds where the writes drawn took effect as the spec says (undefined: a
+  // user whose texts are not known, the default user or one written from a form without a field), so
+  // that a repeated POST sends the user's current values (A-R4.1: still a success, not "0 rows changed").
+  const held = new Map<number, Texts | undefined>(fresh ? [[0, undefined]] : []);
   let drawn = 0;
   let ended = false;
   return () => {
@@ -76,7 +82,10 @@ export function sequenceSource(
         break;
       }
       const drained = rng.chance(0.03);
-      if (drained) queue.push(...drain(pool));
+      if (drained) {
+        queue.push(...drain(pool));
+        held.clear();
+      }
       if (drained && restart) {
         queue.push({ kind: 'RESTART' });
         restart = false;
@@ -84,11 +93,19 @@ export function sequenceSource(
       if (drawn === fillAt) queue.push({ kind: 'FILL', count: fill as number }, { kind: 'LIST' });
       let op = randomOperation(rng, pool);
       if ((op.kind === 'PUT' || op.kind === 'POST') && rng.chance(0.25)) {
+        const current = op.kind === 'POST' ? held.get(op.id.slot) : undefined;
         const earlier = sentTexts.get(op.id.slot);
-        if (earlier) op = { ...op, ...earlier };
+        if (current) {
+          const { omit: _, ...form } = op;
+          op = { ...form, ...current };
+        } else if (earlier) op = { ...op, ...earlier };
       }
-      if (op.kind === 'PUT' || op.kind === 'POST')
+      if (op.kind === 'PUT' || op.kind === 'POST') {
+        const texts = op.omit ? undefined : { name: op.name, profession: op.profession };
+        if (op.kind === 'POST' ? held.has(op.id.slot) : !held.has(op.id.slot)) held.set(op.id.slot, texts);
         sentTexts.set(op.id.slot, { name: op.name, profession: op.profession });
+      }
+      if (op.kind === 'DELETE') held.delete(op.id.slot);
       queue.push(op);
       drawn++;
       if (drawn % CHECK_EVERY === 0 && drawn < length) queue.push(...stateCheck(pool));

@@ -57,6 +57,8 @@ const wordOf = (observed: Observed): string | undefined =>
  * explorer's, which judges shrunk sequences: a PUT that does what POST does shrinks to one PUT, a
  * deleted id kept reserved does not), a PUT of a new id refused where `before` shows why is named by
  * that cause (refusalCause); the rules, whose fixtures often share fields, keep `does what POST does`.
+ * With `listed` (the list read after the write), a PUT of an existing id that added a second user with
+ * the id is named so (secondUserAdded).
  */
 export function judgeWrite(
   before: State,
@@ -99,6 +101,18 @@ export function judgeWrite(
   // A user read back without an element (RES-USER-1) is that defect, whatever else the write did.
   const incomplete = own === undefined ? undefined : readBack[own] && incompleteUser(where, readBack[own]);
   if (incomplete) return [incomplete, ...others(before, after, expected, readBack)];
+  // The list shows the id twice, the PUT's fields among them: that addition is the defect, whatever the
+  // word (a success word tells it truly) and whatever GET by id serves (the one of the two it finds).
+  const second =
+    own === undefined || !options.listed ? undefined : secondUserAdded(before, op, own, options.listed, said);
+  if (second)
+    return [
+      second,
+      ...answered.filter(
+        (d) => d.signature.aspect !== 'result-word' || (word !== 'success' && word !== 'failure'),
+      ),
+      ...others(before, after, expected, readBack),
+    ];
   let effectWrong = false;
   if (own !== undefined && own in readBack) {
     const sent =
@@ -130,7 +144,12 @@ export function judgeWrite(
         const altWord = alt.expected.body.kind === 'result' ? alt.expected.body.word : undefined;
         const altState = alt.state.users[own];
         const matches = altState ? sameUser(altState, readBack[own] ?? null) : readBack[own] === null;
-        if (matches && word === altWord) {
+        // A POST of the values its user holds leaves it as a PUT would: the effect does not tell the verbs
+        // apart, the word alone disagrees (an answer that counts the users changed), named as a word. (A
+        // PUT of an equal user answered success stays what POST does: the verbs swapped name it so.)
+        const mine = after.users[own];
+        const alike = op.kind === 'post' && !!altState && !!mine && sameUser(altState, mine);
+        if (matches && word === altWord && !alike) {
           const verb = other.toUpperCase();
           out.push(
             disagreement(
@@ -229,6 +248,31 @@ export function refusalCause(
       `${where} answered failure and stored nothing for ${showUser(user as ModelUser)}, while ${showUser(twin)} has the same name and profession: users are told apart by their id (A-R3.1)`,
     );
   return undefined;
+}
+
+/**
+ * A-R3.3, RES-USER-2: a PUT of the id `id`, which the model holds, after which the list shows that id
+ * more than once, one of the users with the fields the PUT sent: the PUT added a second user with the
+ * id. The named defect (its message says what `word` the PUT answered), or undefined. The rules' read-back
+ * and judgeWrite ask the same, so that the list's repeated user is this defect, reported once.
+ */
+export function secondUserAdded(
+  before: State,
+  op: Operation,
+  id: string,
+  listed: readonly SeenUser[],
+  said = 'answered',
+): Disagreement | undefined {
+  const held = before.users[id];
+  if (op.kind !== 'put' || !held || op.user.name === undefined || op.user.profession === undefined)
+    return undefined;
+  const sent = { id, name: op.user.name, profession: op.user.profession };
+  const withId = listed.filter((u) => u.id === id);
+  if (withId.length < 2 || !withId.some((u) => sameUser(sent, u))) return undefined;
+  return named(
+    'secondUserSameId',
+    `PUT (existing id) of ${showUser(sent)} ${said}, and the list then shows ${withId.length} users with id ${id}, one with the fields it sent: a PUT of an existing id changes nothing (A-R3.3), and an id names one user (RES-USER-2)`,
+  );
 }
 
 function effectText(effect: Effect, id: string): string {

@@ -16,7 +16,15 @@
  */
 export { apply, type BodyRule, type Expected, type StatusRule } from './answers.ts';
 export { type Choices, noChoices } from './choices.ts';
-export { adopt, adoptList, judgeRestart, judgeWrite, observeUsers, type ReadBack } from './effects.ts';
+export {
+  adopt,
+  adoptList,
+  judgeRestart,
+  judgeWrite,
+  observeUsers,
+  type ReadBack,
+  secondUserAdded,
+} from './effects.ts';
 export { appPath, createdId, createdIdValue, ISO_UTC, UUID } from './formats.ts';
 export {
   type Created,

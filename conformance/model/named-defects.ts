@@ -92,6 +92,18 @@ export const NAMED_DEFECTS = {
     signature: { operation: 'PUT (new id)', aspect: 'state-change', seen: 'stored only at the next write' },
     title: 'PUT answers success but stores the user only when the next write arrives',
   },
+  /**
+   * A-R3.3, RES-USER-2: PUT of an existing id stored a second user with that id beside the first (an
+   * "already there?" check that compares whole users, not ids): the list shows the id twice.
+   */
+  secondUserSameId: {
+    signature: {
+      operation: 'PUT (existing id)',
+      aspect: 'state-change',
+      seen: 'adds a second user with the same id',
+    },
+    title: 'PUT of an existing id adds a second user with the same id',
+  },
   /** B-6: a worker whose DELETE was accepted (202) still served when the wait is over. */
   workerStillServed: {
     signature: { operation: 'worker removal', aspect: 'state-change', seen: 'still served' },

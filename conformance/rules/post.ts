@@ -32,4 +32,11 @@ export const POST = area('A.4 POST (update)', 'tests/post.spec.ts', [
     spec: 'If none exists, nothing changes.',
     statements: ['A-R4.2'],
   },
+  {
+    id: 'USR-POST-05',
+    level: 'MUST',
+    title: 'POST of an existing id with the values it already has answers the success result',
+    spec: 'POST with the id of an existing user replaces that user ... and the answer is the success result (a replacement by the same values is still one: not a count of the users changed).',
+    statements: ['A-R4.1'],
+  },
 ]);

@@ -22,6 +22,7 @@ import {
   RESULT_BYTES,
   type ReadBack,
   type State,
+  secondUserAdded,
   sharedState,
   signatureKey,
 } from '../model/index.ts';
@@ -273,6 +274,60 @@ describe('the executable model of the spec', () => {
     expect(found.map((d) => signatureKey(d.signature))).to.deep.equal([
       'POST (existing id) | state-change | unchanged',
     ]);
+  });
+
+  it('PUT of an existing id that adds a second user with the id is that one defect, with its word set aside (A-R3.3, RES-USER-2)', () => {
+    const state = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } }).state;
+    const op: Operation = { kind: 'put', user: { id: 7, name: 'c', profession: 'd' } };
+    const { expected } = apply(state, op);
+    const old = { id: '7', name: 'a', profession: 'b' };
+    const twin = { id: '7', name: 'c', profession: 'd' };
+    const answer = (word: 'success' | 'failure') => {
+      const observed = ideal({ ...expected, body: { kind: 'result', word } });
+      return judgeWrite(
+        state,
+        expected,
+        observed,
+        judge(expected, observed, noChoices()).disagreements,
+        {
+          '7': old,
+        },
+        { listed: [old, twin] },
+      );
+    };
+    const success = answer('success');
+    expect(success.map((d) => signatureKey(d.signature))).to.deep.equal([
+      'PUT (existing id) | state-change | adds a second user with the same id',
+    ]);
+    expect(success[0]?.message).to.match(/answered success, and the list then shows 2 users with id 7/);
+    expect(answer('failure').map((d) => signatureKey(d.signature))).to.deep.equal([
+      'PUT (existing id) | state-change | adds a second user with the same id',
+    ]);
+    // The id shown twice, but neither with the fields sent, or a new id: not this defect.
+    expect(secondUserAdded(state, op, '7', [old, { ...old, name: 'x' }])).to.equal(undefined);
+    expect(secondUserAdded(sharedState(), op, '7', [twin, twin])).to.equal(undefined);
+    // Without the list (a reader known to lie), as before: the word.
+    const observed = ideal({ ...expected, body: { kind: 'result', word: 'success' } });
+    expect(
+      judgeWrite(state, expected, observed, judge(expected, observed, noChoices()).disagreements, {
+        '7': old,
+      }).map((d) => signatureKey(d.signature)),
+    ).to.deep.equal(['PUT (existing id) | result-word | success']);
+  });
+
+  it('POST of the values a user holds answered failure is the word, not what PUT does (the effect cannot tell the verbs apart)', () => {
+    const state = apply(sharedState(), { kind: 'put', user: { id: 7, name: 'a', profession: 'b' } }).state;
+    const same = apply(state, { kind: 'post', user: { id: 7, name: 'a', profession: 'b' } }).expected;
+    const other = apply(state, { kind: 'post', user: { id: 7, name: 'c', profession: 'd' } }).expected;
+    const failed = (expected: Expected) => {
+      const observed = ideal({ ...expected, body: { kind: 'result', word: 'failure' } });
+      return judgeWrite(state, expected, observed, judge(expected, observed, noChoices()).disagreements, {
+        '7': { id: '7', name: 'a', profession: 'b' },
+      }).map((d) => signatureKey(d.signature));
+    };
+    expect(failed(same)).to.deep.equal(['POST (existing id) | result-word | failure']);
+    // Other values refused, the user kept: what PUT does, as before.
+    expect(failed(other)).to.deep.equal(['POST | state-change | does what PUT does']);
   });
 
   it('an update is not called unchanged where the model never knew the old fields (a list that lies, never adopted)', () => {

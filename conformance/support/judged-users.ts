@@ -27,6 +27,7 @@ import {
   SHOWN_STATE,
   type State,
   sameUser,
+  secondUserAdded,
   servedOrNone,
   servedUser,
   showUser,
@@ -79,6 +80,8 @@ async function readBack(
   ids: readonly string[],
   /** The ids a DELETE answered as removed: the model and GET by id against the list, the list lies. */
   removed: readonly string[] = [],
+  /** The write read back: a PUT that added a second user with its id is judgeWrite's (secondUserAdded). */
+  write?: Operation,
 ): Promise<{ back: ReadBack; listed?: SeenUser[] }> {
   const out: Record<string, SeenUser | null> = {};
   const byId: Record<string, SeenUser | null> = {};
@@ -113,7 +116,11 @@ async function readBack(
     const got = byId[id] ?? null;
     out[id] = got;
     if (!readable) continue;
-    if (got && !listShows(listed, id, got))
+    if (
+      got &&
+      !listShows(listed, id, got) &&
+      !(write && secondUserAdded(model.state(api.baseUrl), write, id, listed))
+    )
       model.add(
         [
           disagreement(
@@ -304,6 +311,7 @@ export async function step(
       ...(removed && removed in before.users && !(removed in next.users) ? [removed] : []),
       ...(pendingGone === undefined ? [] : [pendingGone]),
     ],
+    op,
   );
   const late = pending && appliedLate(held, pending.op, op, seen, back);
   if (late) {
@@ -321,7 +329,7 @@ export async function step(
       late: true,
     };
   }
-  let found = judgeWrite(before, expected, seen, judged.disagreements, back);
+  let found = judgeWrite(before, expected, seen, judged.disagreements, back, listed ? { listed } : {});
   let goOn = observeUsers(next, back);
   const touched = snapshot
     ? listed

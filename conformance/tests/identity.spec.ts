@@ -38,9 +38,10 @@ test(
         profession: user.profession,
       });
       // Success: sent alone with the id as the user has it, a PUT of an existing id whose answer or
-      // effect the model names is that defect (it overwrites, say), not one of the id's writing.
+      // effect the model names is that defect (it overwrites, say), not one of the id's writing. A name of
+      // its own: a user the PUT above added beside the first is not taken for this one's doing.
       if (outcomeOf(put) === 'success') {
-        const plain = { id: user.id, name: `${user.name}-put${i}`, profession: user.profession };
+        const plain = { id: user.id, name: `${user.name}-alone${i}`, profession: user.profession };
         const alone = await step(ctx.api, { kind: 'put', user: plain });
         if (alone.found.some((d) => d.level === 'MUST')) return;
       }

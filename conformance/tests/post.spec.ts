@@ -38,3 +38,17 @@ test(
     await expectAbsent(ctx.api, id, 'after POST of an unknown id');
   }),
 );
+
+test(
+  ...rule('USR-POST-05', async (ctx) => {
+    const user = await givenUser(ctx);
+    // An update to other values first: a POST that does not update at all (or does what PUT does) is
+    // that defect, named by it, not a defect of updates to the same values.
+    const updated = { ...user, name: `${user.name}-upd` };
+    const update = await step(ctx.api, { kind: 'post', user: updated });
+    if (update.found.some((d) => d.level === 'MUST')) return;
+    // The values it has now: an answer that counts the users changed (as SQL's rows) says failure.
+    await step(ctx.api, { kind: 'post', user: { ...updated } });
+    await expectStored(ctx.api, updated, 'after POST of the values it already has');
+  }),
+);

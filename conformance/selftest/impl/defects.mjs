@@ -372,6 +372,17 @@ export const SINGLES = {
     caughtBy: ['USR-LIST-02'],
     defects: ['GET list | state-change | leaves out users with non-ASCII names'],
   },
+  'put-adds-duplicate-id': {
+    wrong:
+      'PUT of an existing id with other fields answers success and adds a second user with that id (its "already there?" check compares whole users, not ids)',
+    defects: ['PUT (existing id) | state-change | adds a second user with the same id'],
+  },
+  'post-same-values-failure': {
+    wrong:
+      'POST of an existing id with the values it already has answers failure and changes nothing (as an SQL UPDATE counting 0 rows changed)',
+    caughtBy: ['USR-POST-05'],
+    defects: ['POST (existing id) | result-word | failure'],
+  },
 };
 
 /**

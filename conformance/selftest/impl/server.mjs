@@ -63,9 +63,14 @@ const file = opts.data && !has('no-persistence') ? path.join(opts.data, 'users.l
 /** In creation order: a Map keeps the order of insertion, and a user deleted and created again goes last. */
 /** @type {Map<string, {id: string, name: string, profession: string}> | undefined} */
 let users;
+/** put-adds-duplicate-id: users stored beside the first with the same id, by id, listed after all others. */
+const twins = new Map();
 function apply(entry) {
-  if (entry.del !== undefined) users.delete(entry.del);
-  else users.set(entry.id, entry);
+  if (entry.twin) twins.set(entry.twin.id, [...(twins.get(entry.twin.id) ?? []), entry.twin]);
+  else if (entry.del !== undefined) {
+    users.delete(entry.del);
+    twins.delete(entry.del);
+  } else users.set(entry.id, entry);
 }
 function load() {
   if (users) return users;
@@ -310,7 +315,7 @@ async function handleUsersAlone(req, res, id) {
         const body =
           has('stale-list') && listCache && Date.now() - listCache.at < 60_000
             ? listCache.body
-            : `<userList>${listed.map((k) => userXml(store.get(k) ?? tombstones.get(k))).join('')}</userList>`;
+            : `<userList>${[...listed.map((k) => store.get(k) ?? tombstones.get(k)), ...[...twins.values()].flat()].map(userXml).join('')}</userList>`;
         if (has('stale-list') && (!listCache || listCache.body !== body))
           listCache = { at: Date.now(), body };
         if (req.method === 'HEAD' && has('head-with-body')) {
@@ -352,6 +357,14 @@ async function handleUsersAlone(req, res, id) {
           if (has('put-equal-success') && same?.name === user.name && same?.profession === user.profession)
             return sendResult(res, true);
           if (has('write-lost-racing-create')) return sendResult(res, await createFromCopy(store, user));
+          // put-adds-duplicate-id: "already there?" asks for an equal user, not for one with that id.
+          if (has('put-adds-duplicate-id') && store.has(user.id)) {
+            const equal = (u) => u.name === user.name && u.profession === user.profession;
+            if ([store.get(user.id), ...(twins.get(user.id) ?? [])].some(equal))
+              return sendResult(res, false);
+            await change({ twin: user });
+            return sendResult(res, true);
+          }
           if (store.has(user.id) && !has('put-overwrites')) return sendResult(res, false);
           if (has('deleted-id-reserved') && tombstones.has(user.id)) return sendResult(res, false);
           if (
@@ -367,6 +380,13 @@ async function handleUsersAlone(req, res, id) {
         const current = has('first-user-equality') ? store.values().next().value : store.get(user.id);
         if (!current && !has('post-creates')) return sendResult(res, false);
         if (has('default-user-fixed') && user.id === '1') return sendResult(res, true);
+        // post-same-values-failure: the answer counts the users changed, as an SQL UPDATE its rows.
+        if (
+          has('post-same-values-failure') &&
+          current?.name === user.name &&
+          current?.profession === user.profession
+        )
+          return sendResult(res, false);
         // An empty collection has no first user: post-creates, beside it, creates (no crash of the two together).
         if (has('first-user-equality') && current) await change({ ...user, id: current.id });
         else if (has('post-keeps-old')) await change(current);
