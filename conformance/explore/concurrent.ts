@@ -190,16 +190,17 @@ export function judgeRound(history: readonly Recorded[], ids: readonly string[])
     const judged = stuck ? modelStep(held, stuck.op.input, stuck.op.output) : undefined;
     const first = judged?.disagreements[0];
     const message = `no order of the operations on user ${id} explains every answer${first ? `; after the longest order found, ${first.message}` : ''}`;
-    const twice = doubleDelete(model, ops);
+    const others = history.filter((o) => idOf(o.input) !== id);
+    const twice = (['DELETE', 'PUT'] as const).find((kind) => doubleSuccess(model, ops, kind, others));
     return {
       ok: false,
       failure: {
         id,
         witness,
         // One signature for every race (which answer a search gets stuck on varies from run to run),
-        // but the one the hand-written race rules give a second delete answered success.
+        // but the one the hand-written race rules give a second delete or create answered success.
         signature: twice
-          ? moreThanOneSuccess('DELETE', `DELETEs of user ${id} at once both answered success: ${message}`)
+          ? moreThanOneSuccess(twice, `${twice}s of user ${id} at once both answered success: ${message}`)
               .signature
           : LOST_UPDATE,
         message,
@@ -217,26 +218,35 @@ const answeredSuccess = (op: Recorded) =>
   !!op.output && op.output.status < 300 && SUCCESS_RESULT.test(op.output.body);
 
 /**
- * Whether DELETEs of the id answered success while another such success overlapped them, and the
- * history is explained by some order once their answers are set aside (their effects still within
- * their intervals; of overlapping successes the first called is kept): the further successes are the
- * defect, not a lost change. PUTs are not named so: a create without a lock that both answers success
- * and writes back a stale copy (`write-lost-racing-create`) met it beside its lost writes, one missing
- * lock under two names, in 2 runs of 6 on a loaded machine.
+ * Whether writes of `kind` on the id answered success while another such success overlapped them, and
+ * the history is explained by some order once their answers are set aside (their effects still within
+ * their intervals; of overlapping successes one is kept, the first called, else the first answered):
+ * the further successes are the defect, not a lost change. A PUT set aside so must also have overlapped
+ * no write of another id that answered success: a create whose change such a write took back (a stale
+ * copy written back, `write-lost-racing-create`) leaves the same answers on its own id, and is a lost
+ * update; with no such write there is nothing it could have been lost to.
  */
-function doubleDelete(
+export function doubleSuccess(
   model: SequentialModel<Held, Concrete, Observation>,
   ops: readonly Recorded[],
+  kind: 'PUT' | 'DELETE',
+  others: readonly Recorded[] = [],
 ): boolean {
   const overlap = (a: Recorded, b: Recorded) => a.call < b.ret && b.call < a.ret;
-  const kept: Recorded[] = [];
-  const aside = new Set<Recorded>();
-  for (const op of [...ops].sort((a, b) => a.call - b.call))
-    if (op.input.kind === 'DELETE' && !op.before && !op.after && answeredSuccess(op))
-      if (kept.some((k) => overlap(k, op))) aside.add(op);
-      else kept.push(op);
-  const answersAside = ops.map((op) => (aside.has(op) ? { ...op, output: undefined } : op));
-  return aside.size > 0 && checkHistory(model, answersAside).ok;
+  const otherWrites = others.filter((o) => o.input.kind !== 'GET' && answeredSuccess(o));
+  const loneSuccess = (op: Recorded) => kind === 'DELETE' || !otherWrites.some((w) => overlap(w, op));
+  const orders = [(a: Recorded, b: Recorded) => a.call - b.call, (a: Recorded, b: Recorded) => a.ret - b.ret];
+  return orders.some((order) => {
+    const kept: Recorded[] = [];
+    const aside = new Set<Recorded>();
+    for (const op of [...ops].sort(order))
+      if (op.input.kind === kind && !op.before && !op.after && answeredSuccess(op))
+        if (kept.some((k) => overlap(k, op))) aside.add(op);
+        else kept.push(op);
+    if (aside.size === 0 || ![...aside].every(loneSuccess)) return false;
+    const answersAside = ops.map((op) => (aside.has(op) ? { ...op, output: undefined } : op));
+    return checkHistory(model, answersAside).ok;
+  });
 }
 
 function resultIsFailure(obs: Observation): boolean {

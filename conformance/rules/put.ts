@@ -35,7 +35,7 @@ export const PUT = area('A.3 PUT (create)', 'tests/put.spec.ts', [
   {
     id: 'USR-PUT-05',
     level: 'MUST',
-    title: '50 concurrent PUTs of one new id: exactly one success',
+    title: 'bursts of concurrent PUTs of one new id: exactly one success each',
     spec: 'PUT creates only when no user with that id exists (rule 3), whatever the concurrency.',
     statements: ['A-R3.2', 'A-R3.3', 'RES-USER-2'],
     axes: ['concurrency'],

@@ -230,6 +230,37 @@ describe('explorer: a round judged (pure)', () => {
     expect(verdict.ok).to.equal(false);
     expect(verdict.failure?.signature.aspect).to.equal('lost-update');
   });
+
+  // Two PUTs of one new id at once both answered success, and a DELETE after them left no user: nothing
+  // was lost, the second create is the defect (as a service without a lock on PUT does: both added).
+  const created = (other?: Recorded) =>
+    judgeRound(
+      [
+        recorded(0, 2, 5, put, success),
+        recorded(1, 3, 6, { ...put, name: { text: 'm', cls: 'plain' } } as Concrete, success),
+        ...(other ? [other] : []),
+        recorded(2, 7, 8, del, success),
+        recorded(9, 9, 10, get, { status: 404, body: '' }, { after: true }),
+      ],
+      ids,
+    );
+
+  it('two PUTs of one new id at once both answered success: named as the race rule names it', () => {
+    const verdict = created();
+    expect(verdict.ok).to.equal(false);
+    expect(verdict.failure?.signature).to.deep.equal({
+      operation: 'concurrent PUTs of one id',
+      aspect: 'state-change',
+      seen: 'more than one success',
+    });
+  });
+
+  it('two such PUTs beside a write of another id answered success: a lost update (the first create taken back)', () => {
+    const other = recorded(3, 3, 7, { ...put, value: '6', written: '6' } as Concrete, success);
+    const verdict = created(other);
+    expect(verdict.ok).to.equal(false);
+    expect(verdict.failure?.signature.aspect).to.equal('lost-update');
+  });
 });
 
 describe('explorer: its client', () => {
