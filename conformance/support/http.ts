@@ -4,7 +4,7 @@
  * request for checks the HTTP client hides (the bytes after a HEAD).
  */
 
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, request, test } from '@playwright/test';
 import { childText, elements, parseXml, type XmlDocument, type XmlElement } from '../model/xml.ts';
 import { curlLine, type Exchange, type ExchangeRequest, REQUEST_TIMEOUT_MS } from './exchange.ts';
 import { CouldNotFinish, ExchangeFailure } from './failures.ts';
@@ -474,5 +474,19 @@ export async function rawRequest(
       if (why) throw new CouldNotFinish(`${why}: ${method} ${path} got no answer`);
     }
     throw new Error(err.message);
+  }
+}
+
+/**
+ * `fn` with a client of `api`'s target on new connections (a request context of its own, disposed after):
+ * its requests share no keep-alive socket with earlier ones, so they reach the target at once, not spread
+ * over the sockets of a pool. Its exchanges go to `api`'s log.
+ */
+export async function onNewConnections<T>(api: Api, fn: (fresh: Api) => Promise<T>): Promise<T> {
+  const context = await request.newContext();
+  try {
+    return await fn(new Api(context, api.baseUrl, api.log, api.gone));
+  } finally {
+    await context.dispose();
   }
 }

@@ -1,6 +1,6 @@
 // SPEC.md, "What the service does": the collection, its default user, persistence.
-import { expect, request as playwrightRequest } from '@playwright/test';
-import { Api, type Reply, resultOf, sameId, show } from '../support/http.ts';
+import { expect } from '@playwright/test';
+import { type Api, onNewConnections, type Reply, resultOf, sameId, show } from '../support/http.ts';
 import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectStored, givenUser, newUser } from '../support/users.ts';
@@ -37,12 +37,7 @@ test(
   ...rule('USR-COL-03', async (ctx) => {
     const user = await givenUser(ctx, ctx.api, newUser('persist'));
     // Read back on new connections, from a request context of its own.
-    const other = await playwrightRequest.newContext();
-    try {
-      await expectStored(new Api(other, ctx.api.baseUrl), user, 'read back by later requests');
-    } finally {
-      await other.dispose();
-    }
+    await onNewConnections(ctx.api, (other) => expectStored(other, user, 'read back by later requests'));
   }),
 );
 

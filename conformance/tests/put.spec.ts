@@ -1,7 +1,7 @@
 // SPEC.md A, endpoint 3 and rule 3: PUT /UserService/users creates. Each step is judged through the
 // model (support/judged.ts): the answer, and the state read back afterwards.
-import { expect, request as playwrightRequest } from '@playwright/test';
-import { Api } from '../support/http.ts';
+import { expect } from '@playwright/test';
+import { onNewConnections } from '../support/http.ts';
 import { judgeRace, judgeServerErrors, outcome, tally } from '../support/judged-races.ts';
 import { step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
@@ -74,15 +74,9 @@ test(
         ...base,
         name: `${base.name}-${i}`,
       }));
-      const context = await playwrightRequest.newContext();
-      const replies = await (async () => {
-        const racing = new Api(context, ctx.api.baseUrl, ctx.api.log, ctx.api.gone);
-        try {
-          return await Promise.all(contenders.map((u) => racing.put(u)));
-        } finally {
-          await context.dispose();
-        }
-      })();
+      const replies = await onNewConnections(ctx.api, (racing) =>
+        Promise.all(contenders.map((u) => racing.put(u))),
+      );
       const outcomes = replies.map((reply) => outcome(ctx.api, reply));
       await judgeServerErrors(ctx.api, replies);
       const winners = contenders.filter((_, i) => outcomes[i] === 'success');
