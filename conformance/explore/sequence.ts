@@ -260,8 +260,10 @@ export async function readBack(where: Where, ids: readonly string[]): Promise<Re
     const answer = (await send(where.url, { method: 'GET', path: `/UserService/users/${id}`, headers: {} }))
       .observation;
     const seen = answer && observed(answer);
-    if (seen?.body.kind === 'unreadable') continue;
-    back[id] = seen && seen.status < 300 && seen.body.kind === 'user' ? seen.body.user : null;
+    // No answer (the implementation exited, the connection was refused) says nothing of the user: the
+    // model keeps what it holds, as for an unreadable one; it is not a user gone.
+    if (!seen || seen.body.kind === 'unreadable') continue;
+    back[id] = seen.status < 300 && seen.body.kind === 'user' ? seen.body.user : null;
   }
   return back;
 }
