@@ -15,17 +15,15 @@ import { type Held, type HeldStep, stepHeld } from './held.ts';
 import { type DefectName, named } from './named-defects.ts';
 import type { Observed } from './observe.ts';
 import type { Operation } from './operations.ts';
+import { SHOWN_STATE } from './readers.ts';
 import type { Disagreement } from './signature.ts';
 import { sameUser, showUser } from './users.ts';
 
-/** What the reads after a write say of the users (a status or a representation is judged apart). */
-const OF_THE_USERS = new Set<string>([
-  'state-change',
-  'result-word',
-  'other-record-touched',
-  'default-user',
-  'lost-update',
-]);
+/**
+ * What the reads after a write say of the users (a status or a representation is judged apart): what a
+ * read shows of them, and the write's word and lost updates.
+ */
+const OF_THE_USERS: ReadonlySet<string> = new Set([...SHOWN_STATE, 'result-word', 'lost-update']);
 
 /** The named defect of a write made late, by the situation the spec judges it in; undefined: none known. */
 const LATE: Readonly<Record<string, DefectName>> = {
