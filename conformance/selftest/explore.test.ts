@@ -147,6 +147,40 @@ describe('explorer: linearizability checker (pure)', () => {
     );
   });
 
+  it('the witness is minimal: each operation kept whole plays a part, one backward pass suffices as each step only loosens the history (property)', () => {
+    const anyHistory = fc.array(
+      fc.record({
+        client: fc.integer({ min: 0, max: 3 }),
+        start: fc.integer({ min: 0, max: 60 }),
+        length: fc.integer({ min: 1, max: 20 }),
+        write: fc.boolean(),
+        value: fc.integer({ min: 0, max: 3 }),
+      }),
+      { minLength: 2, maxLength: 9 },
+    );
+    fc.assert(
+      fc.property(anyHistory, (drawn) => {
+        const history = drawn.map((d) =>
+          d.write
+            ? op(d.client, d.start, d.start + d.length, { kind: 'write', value: d.value })
+            : op(d.client, d.start, d.start + d.length, { kind: 'read' }, d.value),
+        );
+        fc.pre(!checkHistory(register, history).ok);
+        const isRead = (o: HistoryOp<RegOp, number>) => o.input.kind === 'read';
+        const witness = minimalWitness(register, history, isRead);
+        expect(checkHistory(register, witness).ok).to.equal(false);
+        witness.forEach((o, i) => {
+          if (o.relaxed) return;
+          const others = witness.filter((_, j) => j !== i);
+          if (isRead(o)) expect(checkHistory(register, others).ok, `read ${i} plays no part`).to.equal(true);
+          const open = witness.map((w, j) => (j === i ? { ...w, ret: Infinity, output: undefined } : w));
+          expect(checkHistory(register, open).ok, `operation ${i} plays no part`).to.equal(true);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('the witness of a stale read keeps the two writes and the read, and drops the other read', () => {
     const history = [
       op(0, 0, 1, { kind: 'write', value: 1 }),
