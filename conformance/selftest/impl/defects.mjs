@@ -164,7 +164,12 @@ export const DEFECTS = {
     // Named by its cause, as the "+" of form-plus-literal (model/effects.ts textCauses).
     whole: ['write | state-change | text stored trimmed'],
   },
-  'id-as-text': { wrong: 'ids are kept as written: 007 and 7 are two users', caughtBy: ['USR-ID-01'] },
+  'id-as-text': {
+    wrong: 'ids are kept as written: 007 and 7 are two users',
+    caughtBy: ['USR-ID-01'],
+    // What a PUT of 007 does while user 7 exists, in the spec's terms: a second user with the id.
+    whole: ['PUT (existing id) | state-change | adds a second user with the same id'],
+  },
   'list-capped-1000': { wrong: 'GET list answers the first 1,000 users only', caughtBy: ['USR-SIZE-01'] },
   'stale-list': {
     wrong: 'GET list answers the list rendered last for 60 s after a change',
