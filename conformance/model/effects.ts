@@ -149,7 +149,13 @@ export function judgeWrite(
         // PUT of an equal user answered success stays what POST does: the verbs swapped name it so.)
         const mine = after.users[own];
         const alike = op.kind === 'post' && !!altState && !!mine && sameUser(altState, mine);
-        if (matches && word === altWord && !alike) {
+        // What the other verb does, answered with that verb's word, or with this verb's own (right) word
+        // where the user did change: the change is that verb's, whatever the word (a PUT that overwrites and
+        // answers failure as a PUT of an existing id should). Nothing changed stays `not stored` (`unchanged`).
+        const held = before.users[own];
+        const seenNow = readBack[own] ?? null;
+        const changed = held ? !sameUser(held, seenNow) : seenNow !== null;
+        if (matches && !alike && (word === altWord || (!wordWrong && changed))) {
           const verb = other.toUpperCase();
           out.push(
             disagreement(

@@ -871,3 +871,34 @@ describe('the model: a refused PUT named by its cause (issue 45, the explorer on
     ]);
   });
 });
+
+describe("the model: a write that does the other verb's change, answered with its own right word (issue 45)", () => {
+  const before = run([{ kind: 'list' }, { kind: 'put', user: { id: '7', name: 'n', profession: 'p' } }]);
+  const written = (op: Operation, word: 'success' | 'failure', back: ReadBack) => {
+    const { expected } = apply(before, op);
+    const observed = ideal({ ...expected, body: { kind: 'result', word } });
+    const answered = judge(expected, observed, noChoices()).disagreements;
+    return judgeWrite(before, expected, observed, answered, back).map((d) => signatureKey(d.signature));
+  };
+
+  it('PUT of an existing id answered failure, as due, and the user replaced: it does what POST does', () => {
+    const user = { id: '7', name: 'm', profession: 'q' };
+    expect(written({ kind: 'put', user }, 'failure', { 7: user })).to.deep.equal([
+      'PUT | state-change | does what POST does',
+    ]);
+  });
+
+  it('POST of an unknown id answered failure, as due, and the user created: it does what PUT does', () => {
+    const user = { id: '8', name: 'm', profession: 'q' };
+    expect(written({ kind: 'post', user }, 'failure', { 8: user })).to.deep.equal([
+      'POST | state-change | does what PUT does',
+    ]);
+  });
+
+  it('PUT of a new id answered success, as due, and nothing stored: not stored (nothing changed)', () => {
+    const user = { id: '8', name: 'm', profession: 'q' };
+    expect(written({ kind: 'put', user }, 'success', { 8: null })).to.deep.equal([
+      'PUT (new id) | state-change | not stored',
+    ]);
+  });
+});

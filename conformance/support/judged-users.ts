@@ -273,7 +273,17 @@ export async function step(
       return { reply, observed: seen, found: [broken] };
     }
   }
-  const judged = stepHeld(held, op, seen, options.features ? { features: options.features } : {});
+  let judged = stepHeld(held, op, seen, options.features ? { features: options.features } : {});
+  // A refusal is what the answer claims: a read tells (issue 45, an answer is not trusted). A write whose
+  // user did change after all was accepted, and is judged as such (its word, its effect).
+  const own = judged.expected.touches[0];
+  if (judged.refused && own !== undefined) {
+    const { back } = await readBack(api, model, [own]);
+    const was = before.users[own];
+    const now = back[own];
+    if (now !== undefined && (was ? !(now && sameUser(was, now)) : now !== null))
+      judged = stepHeld(held, op, seen);
+  }
   const { expected } = judged;
   const next = judged.held.state;
   model.choices = judged.held.choices;

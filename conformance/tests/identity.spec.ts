@@ -3,7 +3,7 @@
 // the writings integer parsers commonly accept (Java's Integer.parseInt of the original service, and
 // JavaScript's Number, among them); a writing the implementation refuses is no finding.
 import { expectOn, type Reply, resultOf } from '../support/http.ts';
-import { lateAtNextWrite, step } from '../support/judged-users.ts';
+import { lateAtNextWrite, observeUser, step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectAbsent,
@@ -59,6 +59,9 @@ test(
       expectOn(found.reply, found.users.length + found.broken, `user elements whose id is ${user.id}`).toBe(
         1,
       );
+      // The POST above went round the model: the model takes the user as served, so that the next PUT's
+      // read-back does not take the POST's change for its own.
+      await observeUser(ctx.api, user.id);
     }
     const del = await ctx.api.del(writings[0] as string);
     // Answered success, the user still served: a DELETE of an unknown id sent next tells a removal made
