@@ -175,6 +175,15 @@ export const NAMED_DEFECTS = {
     },
     title: 'GET list leaves out users whose name or profession holds a character outside ASCII',
   },
+  /** A lying reader (model/readers.ts): the list shows one user per name, leaving out others of that name. */
+  listOnePerName: {
+    signature: {
+      operation: 'GET list',
+      aspect: 'state-change',
+      seen: 'leaves out users whose name another user has',
+    },
+    title: 'GET list shows one user per name: users whose name another user has are left out',
+  },
   /** A lying reader (model/readers.ts): HEAD of the list answers another status than GET of it. */
   headListStatus: {
     signature: { operation: 'HEAD list', aspect: 'status', seen: 'not the status of GET' },

@@ -1,9 +1,10 @@
 /**
  * Which reader lies (issue 45): the suite reads state through GET by id, the list and HEAD of the list,
  * and a rule judged through a reader that lies about the state blames the writes, or the other reader,
- * for it. Before the rules depend on them, a check (support/readers.ts) reads the list, writes four
- * users (ids of two lengths, one name outside ASCII), removes one, and reads them through every reader; this pure judgement
- * names the reader that lies, if one does, by the cause its answers show.
+ * for it. Before the rules depend on them, a check (support/readers.ts) reads the list, writes five
+ * users (ids of two lengths, one name outside ASCII, two of one name), removes one, and reads them
+ * through every reader; this pure judgement names the reader that lies, if one does, by the cause its
+ * answers show.
  *
  * Where the readers disagree, the model tells the liar: the reader that disagrees both with the other
  * reader and with the state the model expects lies. Where both disagree with the model the same way,
@@ -47,6 +48,7 @@ export type ReaderDefect = Extract<
   | 'listStale'
   | 'listMissesLongIds'
   | 'listMissesNonAscii'
+  | 'listOnePerName'
   | 'headListStatus'
 >;
 
@@ -202,7 +204,7 @@ const sameIds = (a: readonly SeenUser[], b: readonly SeenUser[]): boolean =>
  * and none it shows has (`explains`), and how the check saw it.
  */
 interface Omission {
-  defect: Extract<ReaderDefect, 'listMissesLongIds' | 'listMissesNonAscii'>;
+  defect: Extract<ReaderDefect, 'listMissesLongIds' | 'listMissesNonAscii' | 'listOnePerName'>;
   explains: (missing: ModelUser, shown: readonly ModelUser[]) => boolean;
   /** `held`: how GET by id showed the user held. */
   message: (missing: ModelUser, shown: readonly ModelUser[], held: string) => string;
@@ -223,14 +225,22 @@ const OMISSIONS: readonly Omission[] = [
     message: (missing, shown, held) =>
       `GET list leaves out ${showUser(missing)} (text outside ASCII), which ${held}, and shows ${showUser(shown[0])} (ASCII only)`,
   },
+  {
+    // A list keyed by name: it shows another user of that name, and no two users of one name.
+    defect: 'listOnePerName',
+    explains: (missing, shown) =>
+      shown.some((u) => u.name === missing.name) && new Set(shown.map((u) => u.name)).size === shown.length,
+    message: (missing, shown, held) =>
+      `GET list leaves out ${showUser(missing)}, which ${held}, and shows ${showUser(shown.find((u) => u.name === missing.name))} (the same name)`,
+  },
 ];
 
 /**
  * The list leaves out users written that GET by id serves as written (serves at all, when it is known
  * to serve another user), for a cause its answers show: it still answers the list it answered before
  * the writes (stale), or it leaves out users that each have what none it shows has (OMISSIONS: a
- * longer id, text outside ASCII). Two causes at once are each named when each alone explains a user
- * left out. A list that leaves out users otherwise (a user no cause explains, or only causes another
+ * longer id, text outside ASCII, a name a user it shows has). Two causes at once are each named when
+ * each alone explains a user left out. A list that leaves out users otherwise (a user no cause explains, or only causes another
  * user does not need) is not named: the rules judge it as before.
  */
 function leavesOut(

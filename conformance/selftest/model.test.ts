@@ -824,6 +824,61 @@ describe('the executable model of the spec', () => {
         });
       });
 
+      describe('a name another user has', () => {
+        const short = { id: '13', name: 's', profession: 't' };
+        // The name of `short`, another profession: identity by fields cannot merge the two.
+        const sameName = { id: '16', name: 's', profession: 'u' };
+        const accented = { id: '14', name: 'Zoë Ångström', profession: 'p' };
+        const users = {
+          '11': kept,
+          '13': short,
+          '14': accented,
+          '16': sameName,
+          [long.id]: long,
+          '12': null,
+        };
+        const written = (listed: ReaderAnswers['listed']) =>
+          answers({
+            expected: users,
+            byId: users,
+            listed,
+            listedBefore: [first],
+          });
+
+        it('names the list for one user per name when it leaves out the second user of a name', () => {
+          expect(named(written([first, kept, short, accented, long]))).to.deep.equal([
+            'GET list: GET list | state-change | leaves out users whose name another user has',
+          ]);
+        });
+
+        it('names it beside text outside ASCII, and beside long ids, each explaining a user of its own', () => {
+          expect(named(written([first, kept, short, long]))).to.deep.equal([
+            'GET list: GET list | state-change | leaves out users with non-ASCII names',
+            'GET list: GET list | state-change | leaves out users whose name another user has',
+          ]);
+          expect(named(written([first, kept, short, accented]))).to.deep.equal([
+            'GET list: GET list | state-change | leaves out users with long ids',
+            'GET list: GET list | state-change | leaves out users whose name another user has',
+          ]);
+        });
+
+        it('names no name where the list shows two users of one name, or no user it shows has the name', () => {
+          const third = { id: '17', name: 's', profession: 'v' };
+          const three = answers({
+            expected: { '11': kept, '13': short, '16': sameName, '17': third },
+            byId: { '11': kept, '13': short, '16': sameName, '17': third },
+            listed: [kept, short, sameName],
+          });
+          expect(named(three)).to.deep.equal([]);
+          // Both users of the name left out: no user shown has it.
+          expect(named(written([first, kept, accented, long]))).to.deep.equal([]);
+          // The long-id list shows both users of the name.
+          expect(named(written([first, kept, short, accented, sameName]))).to.deep.equal([
+            'GET list: GET list | state-change | leaves out users with long ids',
+          ]);
+        });
+      });
+
       it('names no reader when the omission shows neither cause (judged by the rules as before)', () => {
         // The shorter id left out, the longer one shown.
         expect(named(leaving([first, long], [first]))).to.deep.equal([]);

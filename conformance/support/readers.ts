@@ -1,10 +1,10 @@
 /**
  * Which reader lies, established once per worker before the rules depend on the readers (issue 45):
- * the list is read, four users are written (two with a shorter id than the suite's, one of those with
- * a name outside ASCII), one of them removed and a write that changes nothing sent, on an instance of
- * the check's own when the suite can start one (else on the target: the users are the check's own,
- * removed after it), and read back through GET by id, the list and HEAD of the list. model/readers.ts
- * names the reader that lies.
+ * the list is read, five users are written (three with a shorter id than the suite's, one of those with
+ * a name outside ASCII, two others with one name), one of them removed and a write that changes nothing
+ * sent, on an instance of the check's own when the suite can start one (else on the target: the users
+ * are the check's own, removed after it), and read back through GET by id, the list and HEAD of the
+ * list. model/readers.ts names the reader that lies.
  *
  * Once one lies, the rules read state through the one that does not (support/judged-users.ts readBack,
  * Api.readUser, support/users.ts expectStored/expectAbsent); the rule about that reader fails with the
@@ -37,6 +37,7 @@ export const OWN_RULE: Record<ReaderDefect, string> = {
   listShowsDeleted: 'USR-LIST-02',
   listMissesLongIds: 'USR-LIST-02',
   listMissesNonAscii: 'USR-LIST-02',
+  listOnePerName: 'USR-LIST-02',
   // A read right after a change is what the freshness rule is about.
   listStale: 'USR-FRESH-01',
   headListStatus: 'USR-HEAD-02',
@@ -128,8 +129,10 @@ async function runCheck(
     const short = user(shortId());
     // A name outside ASCII, with a short id: a list that leaves it out does so for its text alone.
     const nonAscii = user(shortId(), `${randomText('readers-name')}-Zoë Ångström`);
+    // The name of `short`, another profession, written after it: a list keyed by name leaves it out.
+    const sameName = user(shortId(), short.name);
     const removed = user(randomId());
-    const users = [kept, short, nonAscii, removed];
+    const users = [kept, short, nonAscii, sameName, removed];
     try {
       for (const user of users) await api.put(user);
       await api.del(removed.id);
@@ -159,7 +162,7 @@ async function runCheck(
       const found = lyingReaders({
         expected: {
           ...Object.fromEntries(
-            [kept, short, nonAscii].map((u) => [String(u.id), { ...u, id: String(u.id) }]),
+            [kept, short, nonAscii, sameName].map((u) => [String(u.id), { ...u, id: String(u.id) }]),
           ),
           [String(removed.id)]: null,
         },

@@ -377,6 +377,12 @@ export const SINGLES = {
     caughtBy: ['USR-LIST-02'],
     defects: ['GET list | state-change | leaves out users with non-ASCII names'],
   },
+  'list-one-per-name': {
+    wrong:
+      'GET list is keyed by name: of users sharing a name it shows only the first written (GET by id serves each)',
+    caughtBy: ['USR-LIST-02'],
+    defects: ['GET list | state-change | leaves out users whose name another user has'],
+  },
   'put-adds-duplicate-id': {
     wrong:
       'PUT of an existing id with other fields answers success and adds a second user with that id (its "already there?" check compares whole users, not ids)',

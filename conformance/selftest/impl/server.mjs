@@ -310,6 +310,14 @@ async function handleUsersAlone(req, res, id) {
             const user = store.get(k) ?? tombstones.get(k);
             return /^\p{ASCII}*$/u.test(`${user.name}${user.profession}`);
           });
+        // list-one-per-name: the list keyed by name, so of users sharing one only the first written shows.
+        if (has('list-one-per-name')) {
+          const names = new Set();
+          listed = listed.filter((k) => {
+            const { name } = store.get(k) ?? tombstones.get(k);
+            return !names.has(name) && names.add(name);
+          });
+        }
         if (has('list-paged')) listed = listed.slice(0, 100);
         if (has('list-capped-1000')) listed = listed.slice(0, 1000);
         const body =
