@@ -12,7 +12,7 @@
  * - `judgeWrite(before, expected, observed, answered, readBack)`: a write judged by its effect too;
  * - `observeUsers` / `adoptList` / `adopt`: go on from the state the implementation showed;
  * - `judgeRestart(before, listed)`: what a restart did not keep;
- * - `appliedLate(held, pending, later, seen, readBack)`: a write whose effect came only with the next write.
+ * - `appliedLate(held, pending, later, seen, readBack, {first, holdLater})`: a write whose effect came only with the next write.
  */
 export { apply, type BodyRule, type Expected, type StatusRule } from './answers.ts';
 export { type Choices, noChoices } from './choices.ts';
@@ -42,7 +42,7 @@ export {
   stepHeld,
 } from './held.ts';
 export { headBody, judge, judgeBytes, OPERATIONS_BYTES, RESULT_BYTES, unreadableBody } from './judge.ts';
-export { appliedLate, type Late } from './late.ts';
+export { appliedLate, type Late, type LateOptions } from './late.ts';
 export {
   type DefectName,
   moreThanOneSuccess,

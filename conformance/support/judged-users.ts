@@ -313,23 +313,28 @@ export async function step(
   // A DELETE held pending: its user is read by GET by id too, and a list still showing it once GET by
   // id no longer serves it is the list's lie, as for the DELETE judged now.
   const pendingGone = pending?.op.kind === 'delete' ? canonicalId(pending.op.id) : undefined;
+  // And the first user of the list when it was sent: a DELETE may have been made on it instead.
+  const pendingRead = [pendingGone, pending?.first?.id].filter((id): id is string => id !== undefined);
   const { back, listed } = await readBack(
     api,
     model,
-    pendingGone === undefined ? expected.touches : [...new Set([...expected.touches, pendingGone])],
+    [...new Set([...expected.touches, ...pendingRead])],
     [
       ...(removed && removed in before.users && !(removed in next.users) ? [removed] : []),
       ...(pendingGone === undefined ? [] : [pendingGone]),
     ],
     op,
   );
-  const late = pending && appliedLate(held, pending.op, op, seen, back);
+  const late =
+    pending &&
+    appliedLate(held, pending.op, op, seen, back, { first: pending.first, holdLater: pending.chained });
   if (late) {
-    model.add([late.finding], pending.reply);
+    model.add(late.findings, pending.reply);
     model.add(late.found, reply);
     model.choices = late.later.held.choices;
     model.setState(api.baseUrl, observeUsers(late.later.held.state, back));
-    const found = [late.finding, ...late.found];
+    if (late.heldAgain) holdAgain(model, op, reply, listed);
+    const found = [...late.findings, ...late.found];
     return {
       reply,
       observed: seen,
@@ -357,7 +362,8 @@ export async function step(
       ),
     ];
   } else {
-    const confirmed = await confirmLost(api, model, before, op, found, observeUsers(next, back));
+    const first = listed ? snapshot?.[0] : undefined;
+    const confirmed = await confirmLost(api, model, before, op, found, observeUsers(next, back), first);
     found = confirmed.found;
     goOn = confirmed.state ?? goOn;
   }
@@ -384,6 +390,53 @@ export async function step(
 /** A DELETE of the default user whose read-back serves it: came back, or never removed (the write sent again tells). */
 const DEFAULT_BACK_KEY = signatureKey(NAMED_DEFECTS.defaultBack.signature);
 
+/**
+ * The DELETE `op` sent again, held pending in turn after a removal made late (confirmLost; `sent`: what
+ * the model holds after it, its change not made, and the list then): sent a third time, its change
+ * comes with that one, or it was not made late (the reads alone are also a first DELETE lost and the
+ * second made at once). The findings of the write sent again, the third's, and what the model holds
+ * then; undefined when its change did not come. The third, held in turn too, is left pending for the
+ * rule's next write.
+ */
+async function madeAtNext(
+  api: Api,
+  model: RuleModel,
+  op: Extract<Operation, { kind: 'delete' }>,
+  sent: { held: Held; listed: readonly SeenUser[] | undefined },
+): Promise<{ findings: Disagreement[]; found: Disagreement[]; held: Held } | undefined> {
+  const first = sent.listed?.[0];
+  const id = canonicalId(op.id) ?? '';
+  const third = await send(api, op);
+  const read = first && first.id !== id ? [id, first.id] : [id];
+  const { back, listed } = await readBack(api, model, read, [id]);
+  const late = appliedLate(sent.held, op, op, observed(third), back, { first, holdLater: true });
+  if (!late) return undefined;
+  if (late.heldAgain) holdAgain(model, op, third, listed);
+  const { held } = late.later;
+  return {
+    findings: late.findings,
+    found: late.found,
+    held: { ...held, state: observeUsers(held.state, back) },
+  };
+}
+
+/** A DELETE of an unknown id answered success: sent again, it may show a removal made late (confirmLost). */
+const UNKNOWN_DELETE_SUCCESS = 'DELETE (unknown id) | result-word | success';
+
+/**
+ * A DELETE answered success whose change is not shown yet, after a write made late (model/late.ts
+ * heldAgain): held pending in turn, with the first user of the list read after it (its change not
+ * made, that list is the one it met).
+ */
+function holdAgain(
+  model: RuleModel,
+  op: Operation,
+  reply: Reply,
+  listed: readonly SeenUser[] | undefined,
+): void {
+  model.pending = { op, reply, first: listed?.[0], chained: true };
+}
+
 /** Another user changed, or a change that held only when sent again: what a write on another user shows. */
 const UNPLACED = new Set(
   [NAMED_DEFECTS.otherRecordTouched, NAMED_DEFECTS.lostUpdate].map((d) => signatureKey(d.signature)),
@@ -405,13 +458,14 @@ function unplaced(model: RuleModel, op: Operation, found: Disagreement[]): Disag
 }
 
 /**
- * A write that answered success and whose change is missing is sent once more (the next write). When
- * the first one's change came with it, the second answered as the spec says once the first is made (a
- * DELETE answered failure), the first write's change was made late (model/late.ts appliedLate): that
- * one defect. Else, when it is answered success again and the change then holds, it was lost to a
- * concurrent write (a lost update), not a write that never works. `shown`: the state the reads showed
- * after the first write. Returns the findings and, when the write sent again changed it, the state to
- * go on from.
+ * A write that answered success and whose change is missing is sent once more (the next write), as is a
+ * DELETE of an unknown id answered success that changed nothing the reads show. When the first one's
+ * change came with it, the second answered as the spec says once the first is made (a DELETE answered
+ * failure), the first write's change was made late (model/late.ts appliedLate): that one defect (and,
+ * made on `first`, the first user of the list when it was sent, that one too). Else, when it is
+ * answered success again and the change then holds, it was lost to a concurrent write (a lost update),
+ * not a write that never works. `shown`: the state the reads showed after the first write. Returns the
+ * findings and, when the write sent again changed it, the state to go on from.
  */
 async function confirmLost(
   api: Api,
@@ -420,26 +474,40 @@ async function confirmLost(
   op: Operation,
   found: Disagreement[],
   shown: State,
+  first?: SeenUser,
 ): Promise<{ found: Disagreement[]; state?: State }> {
   const missing = found.find(
     (d) =>
       (d.signature.aspect === 'state-change' &&
         ['not stored', 'unchanged', 'not removed'].includes(d.signature.seen)) ||
-      (op.kind === 'delete' && signatureKey(d.signature) === DEFAULT_BACK_KEY),
+      (op.kind === 'delete' &&
+        [DEFAULT_BACK_KEY, UNKNOWN_DELETE_SUCCESS].includes(signatureKey(d.signature))),
   );
   if (!missing || (op.kind !== 'put' && op.kind !== 'post' && op.kind !== 'delete')) return { found };
   const id = canonicalId(op.kind === 'delete' ? op.id : op.user.id) ?? '';
   const again = await send(api, op);
   const againSeen = observed(again);
   // Made late, a DELETE's user is gone now: a list still showing it is the list's lie (readBack).
-  const after = (await readBack(api, model, [id], op.kind === 'delete' ? [id] : [])).back;
+  const read = first && first.id !== id ? [id, first.id] : [id];
+  const { back: after, listed } = await readBack(api, model, read, op.kind === 'delete' ? [id] : []);
   const held: Held = { state: shown, choices: model.choices, accepts: {} };
-  const late = appliedLate(held, op, op, againSeen, after);
-  if (late) {
-    model.choices = late.later.held.choices;
+  const late = appliedLate(held, op, op, againSeen, after, { first, holdLater: true });
+  const heldNext = late && { ...late.later.held, state: observeUsers(late.later.held.state, after) };
+  // Held in turn, the write sent again is confirmed so by a third sending, which its change comes with.
+  // (Not confirmed, it is judged below on what the second sending showed.)
+  const made =
+    late && heldNext && late.heldAgain && op.kind === 'delete'
+      ? await madeAtNext(api, model, op, { held: heldNext, listed })
+      : late && heldNext && { findings: [], found: late.found, held: heldNext };
+  if (late && made) {
+    model.choices = made.held.choices;
     return {
-      found: [...found.map((d) => (d === missing ? late.finding : d)), ...late.found],
-      state: observeUsers(late.later.held.state, after),
+      found: [
+        ...found.flatMap((d) => (d === missing ? late.findings : [d])),
+        ...made.findings,
+        ...made.found,
+      ],
+      state: made.held.state,
     };
   }
   if (missing.signature.aspect !== 'state-change') return { found };

@@ -56,9 +56,11 @@ export class RuleModel {
   }
   /**
    * A write answered success whose effect the reads showed missing, held until the next write shows
-   * whether it came with it (model/late.ts appliedLate): the write and its answer.
+   * whether it came with it (model/late.ts appliedLate): the write and its answer, and the first user
+   * of the list when it was sent (a DELETE made on it instead of its own; undefined: not known);
+   * `chained`: held after writes made late (model/late.ts heldAgain), so the next may be held too.
    */
-  pending: { op: Operation; reply: Reply } | undefined;
+  pending: { op: Operation; reply: Reply; first?: SeenUser | undefined; chained?: true } | undefined;
   private readonly states = new Map<string, State>();
   private readonly fresh = new Set<string>();
 
