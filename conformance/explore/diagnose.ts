@@ -86,18 +86,21 @@ async function diagnoseSteps(
     }
     // A defect reported already: go on from what the implementation shows.
     if (counted.length) known = true;
-    held = counted.length
-      ? (
-          await goOn(
-            where,
-            held,
-            judged.held,
-            { op: concrete, model: judged.model, observation: exchange.observation },
-            counted,
-            setAside,
-          )
-        ).held
-      : judged.held;
+    if (!counted.length) {
+      held = judged.held;
+      continue;
+    }
+    const went = await goOn(
+      where,
+      held,
+      judged.held,
+      { op: concrete, model: judged.model, observation: exchange.observation },
+      counted,
+      setAside,
+    );
+    // Past a state the model cannot hold, left by a defect reported already: nothing more to name.
+    if (went.beyond) return 'known';
+    held = went.held;
   }
   // Only defects reported already disagree: the failure is one of their consequences.
   return known ? 'known' : undefined;

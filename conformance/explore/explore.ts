@@ -17,7 +17,7 @@
 import { firstSightings, isKnown } from '../model/findings.ts';
 import { sectionBNotServed } from '../model/fixtures.ts';
 import { appPath, createdId } from '../model/formats.ts';
-import type { Liar } from '../model/index.ts';
+import { inputHeld, type Liar } from '../model/index.ts';
 import { serverErrorUnderConcurrency } from '../model/named-defects.ts';
 import type { Exchange } from '../support/exchange.ts';
 import { failsForGood } from '../support/for-good.ts';
@@ -44,7 +44,7 @@ import type { Operation } from './operations.ts';
 import { type Rng, rng } from './prng.ts';
 import { type Launch, script, timeline } from './render.ts';
 import { replay, runSequence, type SequenceResult, type SetAside, type Where } from './sequence.ts';
-import { shrink } from './shrink.ts';
+import { plainInputs, shrink } from './shrink.ts';
 import { fillCount, freshPool, ownedPool, type Pool, poolIds, valueAt } from './values.ts';
 
 export interface Instance {
@@ -500,6 +500,31 @@ async function withoutConcurrency(
   return undefined;
 }
 
+/**
+ * `ops` (failing at some step, named by its input) with plain inputs (shrink.ts plainInputs), when they
+ * disagree at the same step by another signature (a defect reported already too, which the replay goes
+ * past): the plain steps and that signature. Else undefined: the input is the cause.
+ */
+export async function withoutTheInput(
+  ops: readonly Operation[],
+  clean: () => Promise<Where>,
+  setAside: SetAside,
+): Promise<{ ops: Operation[]; signature: Signature } | undefined> {
+  const plain = plainInputs(ops);
+  const [asSent, asPlain] = [
+    await replay(await clean(), ops, setAside),
+    await replay(await clean(), plain, setAside),
+  ];
+  const at = asSent.failedAt;
+  if (at === undefined || (asPlain.failedAt ?? at) < at) return undefined;
+  const there = asPlain.steps[at];
+  // A MUST disagreement, as the input's is: a SHOULD there (a 5xx) does not rename it.
+  const must = (ds?: readonly Disagreement[]) => ds?.find((d) => d.level === 'MUST');
+  const first = must(there?.disagreements) ?? must(there?.met);
+  if (!first || inputHeld(first.signature)) return undefined;
+  return { ops: plain.slice(0, at + 1), signature: first.signature };
+}
+
 interface Found {
   id: string;
   /** The signatures reported already: a sequence goes past them. */
@@ -522,7 +547,8 @@ interface Found {
  * Shrinks a failing sequence on clean ids (new ids on the current instance when it was found on owned
  * ids, a fresh instance per replay otherwise), then runs the smallest one again on a fresh instance.
  */
-async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
+async function shrinkAndConfirm(seen: Found): Promise<Defect | undefined> {
+  let found = seen;
   const { asyncMs } = found;
   // Replays judge what the failure was judged on (a concurrent round's in turn: MUST only).
   const mustOnly = found.where.mustOnly ? { mustOnly: true } : {};
@@ -555,6 +581,17 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
       deadline: Date.now() + (scope === 'all' ? FRESH_SHRINK_MS : SHRINK_MS),
     },
   );
+  // A failure named by its input that the same steps with plain inputs fail too, at the same step, is
+  // not the input's doing: it is named, confirmed and shown as the plain steps fail (the rules' name).
+  const plain = inputHeld(found.signature)
+    ? await withoutTheInput(shrunk.ops, clean, found.setAside)
+    : undefined;
+  if (plain) {
+    // A defect reported already, met by the plain steps: the failure is one of its sightings.
+    if (isKnown(found.setAside, plain)) return undefined;
+    shrunk.ops = plain.ops;
+    found = { ...found, signature: plain.signature };
+  }
   // Run the smallest sequence again, on a fresh instance when one can be had.
   let confirmWhere: Where;
   let confirmedOn: string;
@@ -617,7 +654,7 @@ async function shrinkAndConfirm(found: Found): Promise<Defect | undefined> {
     ...partial,
     signature,
     level: diagnosis ? diagnosis.level : found.level,
-    firstSeen: found.signature,
+    firstSeen: seen.signature,
     foundAfterMs: found.foundAfterMs,
     failingStep: failedAt + 1,
     expected: failing?.expected ?? '',

@@ -16,6 +16,7 @@ import {
   type SeenUser,
   servedOrNone,
   servedUsers,
+  shownTwice,
   throughBothLiars,
 } from '../model/index.ts';
 import { lying } from '../support/liars.ts';
@@ -52,6 +53,8 @@ export interface Step {
   exchange: TimedExchange;
   expected: string;
   disagreements: Disagreement[];
+  /** The disagreements with defects reported already that it met and went past (none disagree afresh then). */
+  met?: Disagreement[];
 }
 
 export interface Where {
@@ -245,6 +248,8 @@ export interface SequenceResult {
   held: Held;
   /** Steps that met a defect reported already (and went on past it). */
   known: number;
+  /** Why the sequence stopped unjudged after a known defect: a state the model cannot hold (goOn). */
+  beyond?: string;
 }
 
 export const poolIds = (pool: Pool): string[] =>
@@ -392,7 +397,7 @@ export async function goOn(
   step: { op: Concrete; model: Expected; observation: Observation },
   known: readonly Disagreement[],
   setAside: SetAside,
-): Promise<{ held: Held; fresh: Disagreement[] }> {
+): Promise<{ held: Held; fresh: Disagreement[]; beyond?: string }> {
   const { op } = step;
   if (readsList(op.kind)) {
     const seen = observed(step.observation);
@@ -401,19 +406,36 @@ export async function goOn(
     const back = usersLie()
       ? (await throughTruth(where, ids)).back
       : await listedOrById(where, after, seen.body.users, ids);
-    return { held: { ...after, state: observeUsers(after.state, back) }, fresh: [] };
+    return {
+      held: { ...after, state: observeUsers(after.state, back) },
+      fresh: [],
+      ...beyondModel(seen.body.users),
+    };
   }
   if (!isWrite(op) || !('value' in op) || !before.state.collection) return { held: after, fresh: [] };
   const others = known.some((d) => d.signature.aspect === 'other-record-touched');
   const read = await readBackChecked(where, before, op.value, others);
   if (!read) return { held: after, fresh: [] };
   const back = read.back;
+  const listed = read.listed ?? [];
   const effect = judgeWrite(before.state, step.model, observed(step.observation), known, back, {
     causes: true,
+    listed,
   }).filter((d) => d.level === 'MUST');
   // A write that meets a known defect: what else its effect shows is that defect's doing too.
   const fresh = unlessKnown(setAside, effect);
-  return { held: { ...after, state: observeUsers(after.state, back) }, fresh };
+  return { held: { ...after, state: observeUsers(after.state, back) }, fresh, ...beyondModel(listed) };
+}
+
+/**
+ * A known defect left a state the model cannot hold (an id listed twice): what follows is not judged
+ * (its reads would show that defect again under other names: `GET list | user repeated`, `other fields`).
+ */
+function beyondModel(listed: readonly SeenUser[]): { beyond?: string } {
+  const twice = shownTwice(listed);
+  return twice.length
+    ? { beyond: `the list shows ${twice.map((id) => `user ${id}`).join(', ')} more than once` }
+    : {};
 }
 
 /** Signatures set aside (model/findings.ts): a disagreement with one of them does not stop a sequence. */
@@ -453,6 +475,7 @@ async function runSteps(
   let held = initial(where.scope === 'all' ? 'all' : poolIds(where.pool));
   const steps: Step[] = [];
   let known = 0;
+  let beyond: string | undefined;
   for (let i = 0; !stop(); i++) {
     const op = next(i);
     if (!op) break;
@@ -470,15 +493,25 @@ async function runSteps(
     let fresh = notKnown(setAside, judged.disagreements).sort((a, b) =>
       a.level === b.level ? 0 : a.level === 'MUST' ? -1 : 1,
     );
-    if (!fresh.length && judged.disagreements.length) {
+    const met = fresh.length ? [] : judged.disagreements;
+    if (met.length) {
       known++;
       const step = { op: concrete, model: judged.model, observation: exchange.observation };
       const went = await goOn(where, held, judged.held, step, judged.disagreements, setAside);
       held = went.held;
       fresh = went.fresh;
+      beyond = went.beyond;
     } else held = judged.held;
-    steps.push({ op, concrete, exchange, expected: judged.expected, disagreements: fresh });
+    steps.push({
+      op,
+      concrete,
+      exchange,
+      expected: judged.expected,
+      disagreements: fresh,
+      ...(met.length ? { met } : {}),
+    });
     if (fresh.length) return { steps, failedAt: i, held, known };
+    if (beyond) return { steps, held, known, beyond };
   }
   return { steps, held, known };
 }

@@ -35,6 +35,39 @@ export function simplest(op: Operation): Operation {
   return { ...op, id };
 }
 
+/**
+ * The same steps with every input written plainly: ids as integers, and each text of another class
+ * replaced by a plain word of its own, the same word wherever the same text was sent (so that a POST
+ * that resends a user's values still does). The texts already plain stay, and no new word equals one.
+ * What a failure named by its input (model/held.ts inputHeld) looks like without that input.
+ */
+export function plainInputs(ops: readonly Operation[]): Operation[] {
+  const used = new Set<string>();
+  for (const op of ops)
+    if (op.kind === 'PUT' || op.kind === 'POST')
+      for (const t of [op.name, op.profession]) if (t.cls === 'plain') used.add(t.text);
+  const words = new Map<string, TextValue>();
+  const plain = (t: TextValue): TextValue => {
+    if (t.cls === 'plain') return t;
+    let word = words.get(t.text);
+    if (!word) {
+      let k = words.size;
+      while (used.has(`t${k}`)) k++;
+      word = { text: `t${k}`, cls: 'plain' };
+      used.add(word.text);
+      words.set(t.text, word);
+    }
+    return word;
+  };
+  return ops.map((op) => {
+    if (!('id' in op)) return op;
+    const id = { ...op.id, writing: 'plain' as const };
+    if (op.kind === 'PUT' || op.kind === 'POST')
+      return { ...op, id, name: plain(op.name), profession: plain(op.profession) };
+    return { ...op, id };
+  });
+}
+
 export interface ShrinkBudget {
   /** Replays at most. */
   attempts: number;

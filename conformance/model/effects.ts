@@ -281,6 +281,17 @@ export function secondUserAdded(
   );
 }
 
+/**
+ * The ids a list shows more than once: a state the model cannot hold (an id names one user, RES-USER-2),
+ * which a defect such as secondUserAdded leaves. Whatever follows on it cannot be judged against the model.
+ */
+export function shownTwice(listed: readonly SeenUser[]): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const u of listed) (seen.has(u.id) ? twice : seen).add(u.id);
+  return [...twice];
+}
+
 function effectText(effect: Effect, id: string): string {
   switch (effect) {
     case 'not stored':

@@ -23,7 +23,7 @@ import { createdId } from './formats.ts';
 import { judge, judgeBytes } from './judge.ts';
 import { is2xx, type Observed } from './observe.ts';
 import type { Operation } from './operations.ts';
-import { type Disagreement, disagreement } from './signature.ts';
+import { type Disagreement, disagreement, type Signature } from './signature.ts';
 import { initialState, type State, sharedState } from './state.ts';
 
 /** The ids the section B creates were answered with, in order (the explorer's refs index them). */
@@ -57,6 +57,14 @@ export function initialHeld(scope: 'all' | 'shared' | readonly string[]): Held {
   if (scope === 'shared') return { state: sharedState(), choices: {}, accepts: {} };
   return { state: sharedState(), choices: {}, accepts: {}, owned: scope };
 }
+
+const ACCEPTED_AND_REFUSED = 'accepted and refused';
+/**
+ * A disagreement named by the input's features (the same input accepted once and refused later): the
+ * input is its cause only when the same steps with plain inputs do not disagree there too (the explorer
+ * asks, explore/explore.ts); a failure of plain inputs has the rules' name.
+ */
+export const inputHeld = (s: Signature): boolean => s.aspect === 'status' && s.seen === ACCEPTED_AND_REFUSED;
 
 /** A stable text of what the model holds of section A, for the linearizability search's cache. */
 export function heldKey(held: Held): string {
@@ -183,7 +191,7 @@ function stepInput(held: Held, op: Operation, seen: Observed | undefined, option
                 // One signature for leading zeros and plus signs alike: one read or write path that parses ids its own way.
                 `input with ${name.replace(/id: (zeros|plus)/, 'id: another writing')}`,
                 'status',
-                'accepted and refused',
+                ACCEPTED_AND_REFUSED,
                 `${op.kind.toUpperCase()} with ${name} is ${accepted ? 'accepted' : 'refused'} (${seen.status}), where the same input was ${before ? 'accepted' : 'refused'} before`,
               ),
             ];

@@ -24,6 +24,7 @@ export {
   observeUsers,
   type ReadBack,
   secondUserAdded,
+  shownTwice,
 } from './effects.ts';
 export { appPath, createdId, createdIdValue, ISO_UTC, UUID } from './formats.ts';
 export {
@@ -33,6 +34,7 @@ export {
   type HeldStep,
   heldKey,
   initialHeld,
+  inputHeld,
   judgeHeld,
   learnCreated,
   NOTHING_CREATED,

@@ -18,9 +18,9 @@ import { send } from '../explore/client.ts';
 import { judgeRound, type Recorded } from '../explore/concurrent.ts';
 import type { ShownExchange } from '../explore/defect.ts';
 import { diagnose } from '../explore/diagnose.ts';
-import { type ExploreOptions, explore } from '../explore/explore.ts';
+import { type ExploreOptions, explore, withoutTheInput } from '../explore/explore.ts';
 import { drain, sequenceSource, stateCheck } from '../explore/generate.ts';
-import { initial, reconsider, type Signature, signatureKey, step } from '../explore/model.ts';
+import { features, initial, reconsider, type Signature, signatureKey, step } from '../explore/model.ts';
 import {
   type Concrete,
   type ConcreteFill,
@@ -31,9 +31,18 @@ import {
 } from '../explore/operations.ts';
 import { rng } from '../explore/prng.ts';
 import { script } from '../explore/render.ts';
-import { replay } from '../explore/sequence.ts';
-import { shrink, simpler } from '../explore/shrink.ts';
-import { FILL_BIG, FILL_SMALL, fillCount, freshPool, idClass, ownedPool } from '../explore/values.ts';
+import { replay, type Where } from '../explore/sequence.ts';
+import { plainInputs, shrink, simpler } from '../explore/shrink.ts';
+import {
+  FILL_BIG,
+  FILL_SMALL,
+  fillCount,
+  freshPool,
+  idClass,
+  ownedPool,
+  type TextClass,
+} from '../explore/values.ts';
+import { shownTwice } from '../model/index.ts';
 import { checkHistory, type HistoryOp, minimalWitness, type SequentialModel } from '../model/order.ts';
 import type { Summary } from '../report/summary.ts';
 import { freePort, type Instance, startCommandInstance } from '../support/target.ts';
@@ -481,6 +490,44 @@ describe('explorer: generator, shrinker, model (pure)', () => {
     expect(cut.minimal).to.equal(false);
     const whole = await shrink(ops, fails, { attempts: 500, deadline: Date.now() + 10_000 });
     expect([whole.ops.length, whole.minimal]).to.deep.equal([1, true]);
+  });
+
+  it('writes inputs plainly: ids as integers, each other text a plain word of its own, the same where the same text was sent', () => {
+    const text = (t: string, cls: TextClass = 'plain') => ({ text: t, cls });
+    const ops: Operation[] = [
+      { kind: 'PUT', id: { slot: 0, writing: 'plus' }, name: text('t0'), profession: text('', 'empty') },
+      { kind: 'POST', id: { slot: 0, writing: 'zeros' }, name: text('t0'), profession: text('', 'empty') },
+      {
+        kind: 'PUT',
+        id: { slot: 1, writing: 'plain' },
+        name: text(' x', 'spaces-ends'),
+        profession: text('p'),
+      },
+      { kind: 'GET', id: { slot: 0, writing: 'zeros' } },
+      { kind: 'LIST' },
+    ];
+    const plain = plainInputs(ops);
+    expect(plain.map((o) => ('id' in o ? o.id.writing : o.kind))).to.deep.equal([
+      'plain',
+      'plain',
+      'plain',
+      'plain',
+      'LIST',
+    ]);
+    const texts = plain.map((o) => (o.kind === 'PUT' || o.kind === 'POST' ? [o.name, o.profession] : []));
+    // The POST resends the PUT's values still; no new word is one already sent (t0); every text is plain.
+    expect(texts[0]).to.deep.equal(texts[1]);
+    expect(texts.flat().map((t) => t.text)).to.deep.equal(['t0', 't1', 't0', 't1', 't2', 'p']);
+    expect(texts.flat().every((t) => t.cls === 'plain')).to.equal(true);
+    // Nothing left that an implementation may refuse (explore/model.ts features).
+    expect(ops.map((o) => features(resolve(o, freshPool())).length)).to.deep.equal([2, 2, 1, 1, 0]);
+    expect(plain.map((o) => features(resolve(o, freshPool())).length)).to.deep.equal([0, 0, 0, 0, 0]);
+  });
+
+  it('tells the ids a list shows more than once (a state the model cannot hold)', () => {
+    const u = (id: string, name = 'n') => ({ id, name, profession: 'p' });
+    expect(shownTwice([u('1'), u('5'), u('5', 'm'), u('7'), u('5')])).to.deep.equal(['5']);
+    expect(shownTwice([u('1'), u('5')])).to.deep.equal([]);
   });
 
   it('holds an implementation to its refusal of an id writing: refused by GET, accepted by DELETE', () => {
@@ -1163,6 +1210,78 @@ describe('explorer: against the self-test implementation', function () {
       'write | other-record-touched | another user',
     );
     expect(await diagnosed(new Set(['write | other-record-touched | another user']))).to.equal('known');
+  });
+
+  it('a failure named by its input that plain inputs fail too, at the same step, is named as the plain steps fail; a failure of the input stands', async () => {
+    const empty = { text: '', cls: 'empty' as const };
+    const sent: Operation[] = [
+      { kind: 'PUT', id: { slot: 0, writing: 'plus' }, name: { text: 'n', cls: 'plain' }, profession: empty },
+      {
+        kind: 'POST',
+        id: { slot: 0, writing: 'plus' },
+        name: { text: 'n', cls: 'plain' },
+        profession: empty,
+      },
+    ];
+    const taken = new Set<bigint>();
+    const pools = rng(3);
+    const plainly = (defect: string, ops: Operation[], setAside: ReadonlySet<string>) =>
+      withInstance(defect, async (instance) => {
+        const clean = async (): Promise<Where> => ({
+          url: instance.url,
+          pool: ownedPool(pools, taken),
+          scope: 'owned',
+        });
+        const asSent = await replay(await clean(), ops, setAside);
+        const first = asSent.steps[asSent.failedAt ?? -1]?.disagreements[0];
+        const plain = await withoutTheInput(ops, clean, setAside);
+        return {
+          first: first && signatureKey(first.signature),
+          plain: plain && signatureKey(plain.signature),
+        };
+      });
+    const word = 'POST (existing id) | result-word | failure';
+    // post-same-values-failure: the POST that resends the values answers failure, whatever their writing.
+    expect(await plainly('post-same-values-failure', sent, new Set())).to.deep.equal({
+      first: 'input with form id: another writing + text: empty | status | accepted and refused',
+      plain: word,
+    });
+    // The word reported already: the plain steps meet it (and go past it); the failure is that sighting.
+    expect((await plainly('post-same-values-failure', sent, new Set([word]))).plain).to.equal(word);
+    // read-id-as-written: GET of 007 refused, DELETE of it accepted; written plainly, nothing disagrees.
+    const byPath: Operation[] = [
+      plainForm('PUT', 0, 'n', 'p'),
+      { kind: 'GET', id: { slot: 0, writing: 'zeros' } },
+      { kind: 'DELETE', id: { slot: 0, writing: 'zeros' } },
+    ];
+    expect(await plainly('read-id-as-written', byPath, new Set())).to.deep.equal({
+      first: 'input with path id: another writing | status | accepted and refused',
+      plain: undefined,
+    });
+  });
+
+  it('a second user with the same id, reported already: the sequence stops unjudged there, and names nothing else (the list repeating it, GET serving the first)', async () => {
+    const ops: Operation[] = [
+      plainForm('PUT', 0, 'n', 'p'),
+      plainForm('PUT', 0, 'n', 'q'),
+      { kind: 'LIST' },
+      { kind: 'GET', id: { slot: 0, writing: 'plain' } },
+    ];
+    const second = 'PUT (existing id) | state-change | adds a second user with the same id';
+    const setAside = new Set([second, 'PUT (existing id) | result-word | success']);
+    const pools = rng(4);
+    const taken = new Set<bigint>();
+    const where = (url: string): Where => ({ url, pool: ownedPool(pools, taken), scope: 'owned' });
+    const [replayed, diagnosed, first] = await withInstance('put-adds-duplicate-id', async (instance) => [
+      await replay(where(instance.url), ops, setAside),
+      await diagnose(where(instance.url), ops, setAside),
+      await diagnose(where(instance.url), ops, new Set()),
+    ]);
+    const result = replayed as Awaited<ReturnType<typeof replay>>;
+    expect([result.failedAt, result.steps.length]).to.deep.equal([undefined, 2]);
+    expect(result.beyond).to.match(/more than once/);
+    expect(diagnosed).to.equal('known');
+    expect(typeof first === 'object' ? signatureKey(first.signature) : first).to.equal(second);
   });
 
   it('keeps a failure answered 500 as a SHOULD defect of its own', async () => {
