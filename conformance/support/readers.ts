@@ -127,8 +127,9 @@ async function runCheck(
     });
     const kept = user(randomId());
     const short = user(shortId());
-    // A name outside ASCII, with a short id: a list that leaves it out does so for its text alone.
-    const nonAscii = user(shortId(), `${randomText('readers-name')}-Zoë Ångström`);
+    // A name outside ASCII, with a short id: a list that leaves it out does so for its text alone. No
+    // space: a form decoder that keeps "+" for one would store another name, and no reader could agree.
+    const nonAscii = user(shortId(), `${randomText('readers-name')}-Zoë-Ångström`);
     // The name of `short`, another profession, written after it: a list keyed by name leaves it out.
     const sameName = user(shortId(), short.name);
     const removed = user(randomId());
