@@ -15,7 +15,7 @@ import {
 import { modelOf, observed } from '../support/judged.ts';
 import { outcome } from '../support/judged-races.ts';
 import { step } from '../support/judged-users.ts';
-import { rule, test } from '../support/rule.ts';
+import { rule, SetupError, test } from '../support/rule.ts';
 import {
   expectSameUser,
   givenUser,
@@ -84,12 +84,15 @@ async function formRoundTrip(
 ) {
   const id = randomId();
   ownId(ctx, id);
-  const { reply } = await step(
+  const { reply, readBack, found } = await step(
     ctx.api,
     { kind: 'put', user: { id, ...expected } },
     { form: `id=${id}&${raw}` },
   );
   expectOn(reply, reply.status).toBeLessThan(500);
+  // No user stored at all, for a defect the model names (PUT stores nothing): no text to compare.
+  if (readBack?.[String(id)] === null && found.some((d) => d.level === 'MUST'))
+    throw new SetupError(`PUT of user ${id}`, 'nothing stored', reply.exchange, found);
   expectSameUser(await ctx.api.readUser(id), { id, ...expected }, `form ${raw}`);
 }
 
