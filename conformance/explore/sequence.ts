@@ -377,7 +377,12 @@ async function throughTruth(
   for (const id of ids) {
     const answer = (await send(where.url, { method: 'GET', path: `/UserService/users/${id}`, headers: {} }))
       .observation;
-    const user = throughBothLiars(id, answer && servedOrNone(observed(answer)), users);
+    const user = throughBothLiars(
+      id,
+      answer && servedOrNone(observed(answer)),
+      users,
+      lying('GET list')?.defect,
+    );
     if (user !== undefined) back[id] = user;
   }
   return { back };

@@ -128,8 +128,16 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
     const served = byId[id];
     if (served === undefined) continue;
     const byIdAgrees = agrees(want, served);
-    // GET by id serves another user than the one its id names, where the list shows the user as written.
-    if (want && served && !byIdAgrees && listAgrees && !out.some((l) => l.reader === 'GET by id'))
+    // GET by id serves another user than the one its id names: where the list shows the user as written,
+    // or (whatever the list shows) a user of another id, which no state explains.
+    const anotherId = !!served && served.id !== id;
+    if (
+      want &&
+      served &&
+      !byIdAgrees &&
+      (listAgrees || anotherId) &&
+      !out.some((l) => l.reader === 'GET by id')
+    )
       out.push({
         reader: 'GET by id',
         defect: 'getServesAnotherUser',
@@ -286,7 +294,7 @@ function leavesOut(
  * it tell right. GET by id is named a liar only where the list showed the written users as written, and
  * the list (showing deleted users) only where GET by id served nothing for the removed one (lyingReaders):
  * so whether GET by id serves a user at all says whether the id is held, and the list's user of that id
- * says its fields. Nothing else is trusted instead: HEAD of the list shows no user, and the write's own
+ * says its fields (unless the list is stale: then they cannot tell the fields). Nothing else is trusted instead: HEAD of the list shows no user, and the write's own
  * answer is what is being judged. `served`: what GET by id served (any user), null for none, undefined when unreadable.
  * Returns the user, null (not held), or undefined: the two cannot tell (the rule does not judge it).
  */
@@ -294,9 +302,12 @@ export function throughBothLiars(
   id: string,
   served: SeenUser | null | undefined,
   listed: readonly SeenUser[] | undefined,
+  /** The list's lie: a stale list shows fields as they were, so none of its fields is taken. */
+  listLie?: ReaderDefect,
 ): SeenUser | null | undefined {
   if (served === undefined) return undefined;
   if (served === null) return null;
+  if (listLie === 'listStale') return undefined;
   const inList = listed?.filter((u) => u.id === id) ?? [];
   return inList.length === 1 ? inList[0] : undefined;
 }

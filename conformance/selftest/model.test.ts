@@ -661,6 +661,21 @@ describe('the executable model of the spec', () => {
       ]);
     });
 
+    it('names both when GET by id serves a user of another id and the list is stale (the list cannot show the user written)', () => {
+      const first = { id: '1', name: 'Ada', profession: 'Analyst' };
+      expect(
+        named(answers({ byId: { '11': first, '12': null }, listed: [first], listedBefore: [first] })),
+      ).to.deep.equal([
+        'GET by id: GET by id | state-change | serves another user',
+        'GET list: GET list | state-change | stale: leaves out users just written',
+      ]);
+      // GET by id serving a user of the id asked, other fields, beside a stale list: nothing tells which lies.
+      const other = { ...kept, name: 'other' };
+      expect(
+        named(answers({ byId: { '11': other, '12': null }, listed: [first], listedBefore: [first] })),
+      ).to.not.include('GET by id: GET by id | state-change | serves another user');
+    });
+
     it('names the list when the DELETE removed a user listed before, not its own, and the list still shows it', () => {
       const first = { id: '1', name: 'Ada', profession: 'Analyst' };
       const removed = { id: '12', name: 'r', profession: 'q' };
@@ -726,6 +741,12 @@ describe('the executable model of the spec', () => {
 
       it('takes no user where GET by id serves none, though the list shows it', () => {
         expect(throughBothLiars('12', null, listed)).to.equal(null);
+      });
+
+      it('takes no fields from a stale list: only whether GET by id serves a user at all', () => {
+        expect(throughBothLiars('11', first, listed, 'listStale')).to.equal(undefined);
+        expect(throughBothLiars('12', null, listed, 'listStale')).to.equal(null);
+        expect(throughBothLiars('11', first, listed, 'listShowsDeleted')).to.deep.equal(kept);
       });
 
       it('cannot tell where GET by id is unreadable or the list does not show the one it serves', () => {

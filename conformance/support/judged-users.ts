@@ -205,7 +205,12 @@ async function throughBoth(
 ): Promise<Record<string, SeenUser | null>> {
   const out: Record<string, SeenUser | null> = {};
   for (const id of new Set(ids)) {
-    const user = throughBothLiars(id, servedAny(await api.get(`/UserService/users/${id}`)), listed);
+    const user = throughBothLiars(
+      id,
+      servedAny(await api.get(`/UserService/users/${id}`)),
+      listed,
+      lying('GET list')?.defect,
+    );
     if (user !== undefined) out[id] = user;
   }
   return out;
@@ -564,7 +569,9 @@ export async function restarted(api: Api): Promise<void> {
     let lost: Reply | undefined;
     for (const [id, user] of Object.entries(before.users)) {
       const reply = await api.get(`/UserService/users/${id}`);
-      const seen = both ? throughBothLiars(id, servedAny(reply), both) : servedWithId(observed(reply), id);
+      const seen = both
+        ? throughBothLiars(id, servedAny(reply), both, lying('GET list')?.defect)
+        : servedWithId(observed(reply), id);
       if (seen === undefined) continue;
       back[id] = seen;
       if (!sameUser(user, back[id])) lost ??= reply;
