@@ -24,6 +24,7 @@ export {
   observeUsers,
   type ReadBack,
   secondUserAdded,
+  secondUserUnseen,
 } from './effects.ts';
 export { appPath, createdId, createdIdValue, ISO_UTC, UUID } from './formats.ts';
 export {
@@ -69,11 +70,13 @@ export {
   type Liar,
   lieOf,
   listShows,
+  listShowsTruly,
   lyingReaders,
   type Reader,
   type ReaderAnswers,
   type ReaderDefect,
   SHOWN_STATE,
+  shownTogether,
   throughBothLiars,
 } from './readers.ts';
 export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';
