@@ -292,6 +292,25 @@ export function shownTwice(listed: readonly SeenUser[]): string[] {
   return [...twice];
 }
 
+/**
+ * A PUT of the existing id `id` answered success, GET by id showing the user unchanged, where no list
+ * true of that id was read (`listed`: a list true of the users it shows, read back, or undefined): a
+ * wrong word, or a second user with the id that only the list would show (secondUserAdded). No read
+ * tells which, so the write is not judged (the lying list's defect is why).
+ */
+export function secondUserUnseen(
+  before: State,
+  op: Operation,
+  id: string,
+  word: string | undefined,
+  readBack: ReadBack,
+  listed: readonly SeenUser[] | undefined,
+): boolean {
+  const held = before.users[id];
+  if (op.kind !== 'put' || word !== 'success' || !held || !(id in readBack)) return false;
+  return sameUser(held, readBack[id] ?? null) && !listed?.some((u) => u.id === id);
+}
+
 function effectText(effect: Effect, id: string): string {
   switch (effect) {
     case 'not stored':

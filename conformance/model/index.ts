@@ -25,6 +25,7 @@ export {
   type ReadBack,
   secondUserAdded,
   shownTwice,
+  secondUserUnseen,
 } from './effects.ts';
 export { appPath, createdId, createdIdValue, ISO_UTC, UUID } from './formats.ts';
 export {
@@ -71,11 +72,13 @@ export {
   type Liar,
   lieOf,
   listShows,
+  listShowsTruly,
   lyingReaders,
   type Reader,
   type ReaderAnswers,
   type ReaderDefect,
   SHOWN_STATE,
+  shownTogether,
   throughBothLiars,
 } from './readers.ts';
 export { type Aspect, type Disagreement, disagreement, type Signature, signatureKey } from './signature.ts';

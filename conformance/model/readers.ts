@@ -244,6 +244,30 @@ const OMISSIONS: readonly Omission[] = [
 ];
 
 /**
+ * Whether a list known to lie (`liars`, the check's) is still true of the users it shows: it lies only by
+ * leaving out users for a cause of their own (OMISSIONS), which hides users and invents none (not a
+ * second user with one id). Not so a stale list: it shows the users before the writes, so what it shows
+ * is not what the write read back did (a user since changed shows its old fields). Nor a list showing
+ * deleted users: one removed, shown beside the one written since with its id, looks like two.
+ */
+export function listShowsTruly(liars: readonly Liar[]): boolean {
+  const omitting = new Set<ReaderDefect>(OMISSIONS.map((o) => o.defect));
+  return liars.every((l) => l.reader !== 'GET list' || omitting.has(l.defect));
+}
+
+/**
+ * The users a list true of those it shows (listShowsTruly) and GET by id show together: `served`, GET by
+ * id's user, added where the list shows its id with other fields only (it left that user out, and shows
+ * another with the id: two users with one id).
+ */
+export function shownTogether(shown: readonly SeenUser[], served: SeenUser | null | undefined): SeenUser[] {
+  const withId = served ? shown.filter((u) => u.id === served.id) : [];
+  return served && withId.length && !withId.some((u) => sameUser(u, served))
+    ? [...shown, served]
+    : [...shown];
+}
+
+/**
  * The list leaves out users written that GET by id serves as written (serves at all, when it is known
  * to serve another user), for a cause its answers show: it still answers the list it answered before
  * the writes (stale), or it leaves out users that each have what none it shows has (OMISSIONS: a

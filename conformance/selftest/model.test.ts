@@ -23,10 +23,18 @@ import {
   type ReadBack,
   type State,
   secondUserAdded,
+  secondUserUnseen,
   sharedState,
   signatureKey,
 } from '../model/index.ts';
-import { lieOf, lyingReaders, type ReaderAnswers, throughBothLiars } from '../model/readers.ts';
+import {
+  lieOf,
+  listShowsTruly,
+  lyingReaders,
+  type ReaderAnswers,
+  shownTogether,
+  throughBothLiars,
+} from '../model/readers.ts';
 import type { Aspect } from '../model/signature.ts';
 
 const ids = fc.integer({ min: 1, max: 6 }).map(String);
@@ -313,6 +321,15 @@ describe('the executable model of the spec', () => {
         '7': old,
       }).map((d) => signatureKey(d.signature)),
     ).to.deep.equal(['PUT (existing id) | result-word | success']);
+    // Where no list true of id 7 was read, that word cannot tell a second user unseen (secondUserUnseen).
+    expect(secondUserUnseen(state, op, '7', 'success', { '7': old }, undefined)).to.equal(true);
+    expect(
+      secondUserUnseen(state, op, '7', 'success', { '7': old }, [{ id: '1', name: 'x', profession: 'y' }]),
+    ).to.equal(true);
+    // A list true of it shows it once (no second user), the PUT changed it, or answered failure: judged.
+    expect(secondUserUnseen(state, op, '7', 'success', { '7': old }, [old])).to.equal(false);
+    expect(secondUserUnseen(state, op, '7', 'success', { '7': twin }, undefined)).to.equal(false);
+    expect(secondUserUnseen(state, op, '7', 'failure', { '7': old }, undefined)).to.equal(false);
   });
 
   it('POST of the values a user holds answered failure is the word, not what PUT does (the effect cannot tell the verbs apart)', () => {
@@ -777,6 +794,25 @@ describe('the executable model of the spec', () => {
         expect(named(leaving([first, kept], [first]))).to.deep.equal([
           'GET list: GET list | state-change | leaves out users with long ids',
         ]);
+      });
+
+      it('is true of the users it shows only when it lies by leaving out users (listShowsTruly)', () => {
+        const removed = { id: '12', name: 'r', profession: 'q' };
+        expect(listShowsTruly(lyingReaders(leaving([first, kept], [first])))).to.equal(true);
+        // Stale: what it shows is the state before the writes; showing deleted users: not gone is shown.
+        expect(listShowsTruly(lyingReaders(leaving([first], [first])))).to.equal(false);
+        expect(listShowsTruly(lyingReaders(leaving([first, kept, removed], [first])))).to.equal(false);
+        // GET by id lying says nothing of the list.
+        expect(listShowsTruly(lyingReaders(answers({ byId: { '11': first, '12': null } })))).to.equal(true);
+      });
+
+      it("shows, with GET by id's user, a second user with one id where the list shows the id otherwise (shownTogether)", () => {
+        const other = { ...kept, name: 'other' };
+        expect(shownTogether([first, other], kept)).to.deep.equal([first, other, kept]);
+        // The list shows it as served, or leaves the id out (it tells nothing of it): nothing added.
+        expect(shownTogether([first, kept], kept)).to.deep.equal([first, kept]);
+        expect(shownTogether([first], kept)).to.deep.equal([first]);
+        expect(shownTogether([first], null)).to.deep.equal([first]);
       });
 
       describe('text outside ASCII', () => {

@@ -122,8 +122,10 @@ export async function judgeRace(
 ): Promise<void> {
   const model = modelOf(api.log);
   const reply = await observeUser(api, op.kind === 'put' ? op.user.id : op.id);
+  const unjudged = model.unjudged;
   const alone = await step(api, op);
-  if (alone.found.length) return;
+  // Sent alone it is not judged either (a reader lies where it would show): not a race.
+  if (alone.found.length || model.unjudged !== unjudged) return;
   model.add(
     [
       moreThanOneSuccess(

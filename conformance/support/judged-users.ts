@@ -17,6 +17,7 @@ import {
   judgeRestart,
   judgeWrite,
   listShows,
+  listShowsTruly,
   NAMED_DEFECTS,
   named,
   type Observed,
@@ -28,8 +29,10 @@ import {
   type State,
   sameUser,
   secondUserAdded,
+  secondUserUnseen,
   servedOrNone,
   servedUser,
+  shownTogether,
   showUser,
   signatureKey,
   stepHeld,
@@ -38,7 +41,7 @@ import {
 } from '../model/index.ts';
 import type { Api, Reply } from './http.ts';
 import { corruption, modelOf, observed, type RuleModel, unreadable, usersIn } from './judged.ts';
-import { lying } from './liars.ts';
+import { liars, lying } from './liars.ts';
 
 function send(api: Api, op: Operation, form?: string): Promise<Reply> {
   // A form written by the rule itself (its encoding is what the rule checks); the model reads `op.user`.
@@ -82,7 +85,7 @@ async function readBack(
   removed: readonly string[] = [],
   /** The write read back: a PUT that added a second user with its id is judgeWrite's (secondUserAdded). */
   write?: Operation,
-): Promise<{ back: ReadBack; listed?: SeenUser[] }> {
+): Promise<{ back: ReadBack; listed?: SeenUser[]; shown?: SeenUser[] }> {
   const out: Record<string, SeenUser | null> = {};
   const byId: Record<string, SeenUser | null> = {};
   const getLies = !!lying('GET by id');
@@ -102,7 +105,9 @@ async function readBack(
     // Every user the model knows by GET by id: the list does not tell a removed user from a kept one.
     for (const id of Object.keys(model.state(api.baseUrl).users))
       if (!(id in byId) && !ids.includes(id)) byId[id] = await servedById(api, id);
-    return { back: byId };
+    // A list that only leaves users out is true of those it shows (a second user with the write's id).
+    const shown = listOnlyOmits(model) ? await listSnapshot(api) : undefined;
+    return shown ? { back: byId, shown } : { back: byId };
   }
   const list = await api.get('/UserService/users');
   const listedSeen = observed(list);
@@ -174,9 +179,17 @@ async function readBack(
  * show a user its DELETE removed (the check cannot tell when no user can be created to delete).
  */
 function listLiesTo(model: RuleModel): boolean {
-  const shown = signatureKey(NAMED_DEFECTS.listShowsDeleted.signature);
-  return !!lying('GET list') || model.findings.some((f) => signatureKey(f.signature) === shown);
+  return !!lying('GET list') || showedDeleted(model);
 }
+
+function showedDeleted(model: RuleModel): boolean {
+  const shown = signatureKey(NAMED_DEFECTS.listShowsDeleted.signature);
+  return model.findings.some((f) => signatureKey(f.signature) === shown);
+}
+
+/** The list lies, but only by leaving users out: true of the users it shows (model listShowsTruly). */
+const listOnlyOmits = (model: RuleModel): boolean =>
+  !!lying('GET list') && !showedDeleted(model) && listShowsTruly(liars());
 
 /** The user an answer of GET by id serves, when it has the id asked for; else null. */
 function servedWithId(seen: Observed, id: string): SeenUser | null {
@@ -320,7 +333,7 @@ export async function step(
   const pendingGone = pending?.op.kind === 'delete' ? canonicalId(pending.op.id) : undefined;
   // And the first user of the list when it was sent: a DELETE may have been made on it instead.
   const pendingRead = [pendingGone, pending?.first?.id].filter((id): id is string => id !== undefined);
-  const { back, listed } = await readBack(
+  const { back, listed, shown } = await readBack(
     api,
     model,
     [...new Set([...expected.touches, ...pendingRead])],
@@ -349,7 +362,27 @@ export async function step(
       late: true,
     };
   }
-  let found = judgeWrite(before, expected, seen, judged.disagreements, back, listed ? { listed } : {});
+  // A list that only leaves users out judges the write by what it shows, and nothing else by it.
+  const judgedBy = listed ?? (shown && shownTogether(shown, own === undefined ? undefined : back[own]));
+  let found = judgeWrite(
+    before,
+    expected,
+    seen,
+    judged.disagreements,
+    back,
+    judgedBy ? { listed: judgedBy } : {},
+  );
+  // The list lies where it would show a second user with the PUT's id: its word alone is not judged.
+  const listLiar = lying('GET list');
+  if (
+    listLiar &&
+    own !== undefined &&
+    found.every((d) => d.signature.aspect === 'result-word') &&
+    secondUserUnseen(before, op, own, word, back, judgedBy)
+  ) {
+    model.unjudged ??= listLiar;
+    found = [];
+  }
   let goOn = observeUsers(next, back);
   const touched = snapshot
     ? listed

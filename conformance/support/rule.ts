@@ -379,7 +379,8 @@ function blockedBy(log: ExchangeLog) {
   const known = liars();
   if (!known.length) return undefined;
   const read = new Set(log.exchanges.map(readerOf));
-  const liar = known.find((l) => read.has(l.reader));
+  // Or a write the lying reader left unjudged (its own assertions then judge through that reader).
+  const liar = known.find((l) => read.has(l.reader)) ?? modelOf(log).unjudged;
   if (!liar) return undefined;
   const readerFinding = (operation: string) => known.some((l) => operation.startsWith(l.reader));
   const others = modelOf(log).findings.filter((f) => !readerFinding(f.signature.operation));
