@@ -386,6 +386,7 @@ export const SINGLES = {
   'put-adds-duplicate-id': {
     wrong:
       'PUT of an existing id with other fields answers success and adds a second user with that id (its "already there?" check compares whole users, not ids)',
+    caughtBy: ['USR-PUT-03', 'USR-PUT-04', 'USR-PUT-05', 'USR-ID-01'],
     defects: ['PUT (existing id) | state-change | adds a second user with the same id'],
   },
   'post-same-values-failure': {
