@@ -9,6 +9,11 @@
  * changed another user, or answered as the user were still there) leaves the pending write as it was
  * judged: its effect missing.
  *
+ * The later write tells only when its own answer says something on both states: a PUT of a fresh id
+ * (answered success and stored, with or without the pending write made) does; a DELETE of the same id
+ * sent again does not when an implementation answers success for an unknown id too, for then a first
+ * DELETE lost and the second made at once read the same (the callers send the PUT: support/judged-users.ts).
+ *
  * A pending DELETE made on the first user of the list instead of its own (an equality that always
  * holds, met late) is the two defects at once: the first user, as the list showed it when the DELETE
  * was sent, gone at the next write and its own user kept. With `holdLater`, a later write that is

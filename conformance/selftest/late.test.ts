@@ -95,6 +95,27 @@ describe('the model: a write whose effect comes only with the next write (issue 
     expect(late?.later.held.state.users).to.deep.equal({});
   });
 
+  it('a PUT of a fresh id answered success and stored, the user gone with it: the removal was made late', () => {
+    const probe: Operation = { kind: 'put', user: user('50') };
+    const late = appliedLate(heldOn(shown), pending, probe, result('success'), {
+      '50': user('50'),
+      '7': null,
+    });
+    expect(keys(late)).to.deep.equal([REMOVED_LATE]);
+    expect(Object.keys(late?.later.held.state.users ?? {}).sort()).to.deep.equal(['1', '50', '8']);
+    // The user still there: the DELETE was not made late (lost, or never made), whatever a DELETE of the
+    // id sent again answers (a DELETE of an unknown id may answer success: that write tells nothing).
+    expect(
+      appliedLate(heldOn(shown), pending, probe, result('success'), { '50': user('50'), '7': user('7') }),
+    ).to.equal(undefined);
+  });
+
+  it('the DELETE sent again answered success, the user gone: not named late (also a first DELETE lost)', () => {
+    expect(appliedLate(heldOn(shown), pending, pending, result('success'), { '7': null })).to.equal(
+      undefined,
+    );
+  });
+
   it('a PUT of a new id stored only at the next write; a POST made late is not named so', () => {
     const put: Operation = { kind: 'put', user: user('5') };
     const late = appliedLate(heldOn(withUsers()), put, put, result('failure'), { '5': user('5') });
@@ -122,6 +143,14 @@ describe('the model: a DELETE made late on the first user of the list (delete-ap
     expect(keys(late)).to.deep.equal([REMOVED_LATE, FIRST_USER]);
     expect(late?.heldAgain).to.equal(false);
     expect(Object.keys(late?.later.held.state.users ?? {}).sort()).to.deep.equal(['7', '8']);
+  });
+
+  it('a PUT of a fresh id answered success, the first user gone with it, its own kept: the two defects', () => {
+    const probe: Operation = { kind: 'put', user: user('50') };
+    const back: ReadBack = { '50': user('50'), '7': user('7'), '8': user('8'), '1': null };
+    const late = appliedLate(heldOn(shown), pending, probe, result('success'), back, { first });
+    expect(keys(late)).to.deep.equal([REMOVED_LATE, FIRST_USER]);
+    expect(late?.heldAgain).to.equal(false);
   });
 
   it('the same DELETE sent again answers success, its own change not shown: held pending in turn only when the caller allows it', () => {

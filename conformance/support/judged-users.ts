@@ -39,7 +39,7 @@ import {
   throughBothLiars,
   WRITES,
 } from '../model/index.ts';
-import type { Api, Reply } from './http.ts';
+import { type Api, type Reply, randomId, randomText } from './http.ts';
 import { corruption, modelOf, observed, type RuleModel, unreadable, usersIn } from './judged.ts';
 import { liars, lying } from './liars.ts';
 
@@ -401,7 +401,16 @@ export async function step(
     ];
   } else {
     const first = listed ? snapshot?.[0] : undefined;
-    const confirmed = await confirmLost(api, model, before, op, found, observeUsers(next, back), first);
+    const confirmed = await confirmLost(
+      api,
+      model,
+      before,
+      op,
+      reply,
+      found,
+      observeUsers(next, back),
+      first,
+    );
     found = confirmed.found;
     goOn = confirmed.state ?? goOn;
   }
@@ -497,7 +506,9 @@ function unplaced(model: RuleModel, op: Operation, found: Disagreement[]): Disag
 
 /**
  * A write that answered success and whose change is missing is sent once more (the next write), as is a
- * DELETE of an unknown id answered success that changed nothing the reads show. When the first one's
+ * DELETE of an unknown id answered success that changed nothing the reads show; a DELETE after a probe
+ * (probeLate), which a removal made late comes with (a DELETE sent again, answered success for the id it
+ * removed, would read as the first lost and the second made at once as well). When the first one's
  * change came with it, the second answered as the spec says once the first is made (a DELETE answered
  * failure), the first write's change was made late (model/late.ts appliedLate): that one defect (and,
  * made on `first`, the first user of the list when it was sent, that one too). Else, when it is
@@ -510,8 +521,9 @@ async function confirmLost(
   model: RuleModel,
   before: State,
   op: Operation,
+  reply: Reply,
   found: Disagreement[],
-  shown: State,
+  shownFirst: State,
   first?: SeenUser,
 ): Promise<{ found: Disagreement[]; state?: State }> {
   const missing = found.find(
@@ -522,6 +534,15 @@ async function confirmLost(
         [DEFAULT_BACK_KEY, UNKNOWN_DELETE_SUCCESS].includes(signatureKey(d.signature))),
   );
   if (!missing || (op.kind !== 'put' && op.kind !== 'post' && op.kind !== 'delete')) return { found };
+  // A DELETE: first a write of another user, whose answer and effect say something whatever a DELETE of
+  // the id, now unknown if made, would answer (delete-unknown-success): a removal made late comes with it.
+  let shown = shownFirst;
+  if (op.kind === 'delete') {
+    model.setState(api.baseUrl, shown);
+    if (await probeLate(api, { op, reply, first }))
+      return { found: found.filter((d) => d !== missing), state: model.state(api.baseUrl) };
+    shown = model.state(api.baseUrl);
+  }
   const id = canonicalId(op.kind === 'delete' ? op.id : op.user.id) ?? '';
   const again = await send(api, op);
   const againSeen = observed(again);
@@ -570,19 +591,39 @@ async function confirmLost(
 
 /**
  * A write the rule sent itself (`op`, answered success by `reply`) whose effect the reads show missing:
- * the model takes the user as served and holds the write pending, then sends `probe` through step(), a
- * write whose answer the model knows (a DELETE of an unknown id); when the pending write's change came
- * with it, that is named as the write's (model/late.ts). True when so.
+ * the model takes its user, and every other it holds, as served (the rule's own writes went round it:
+ * the probe is judged on what comes with it alone), holds the write pending, with the first user of the
+ * list for a DELETE, and sends a probe (probeLate); when the pending write's change came with it, that
+ * is named as the write's (model/late.ts). True when so.
  */
 export async function lateAtNextWrite(
   api: Api,
   op: Extract<Operation, { kind: 'put' | 'delete' }>,
   reply: Reply,
-  probe: Operation,
 ): Promise<boolean> {
-  await observeUser(api, op.kind === 'put' ? op.user.id : op.id);
-  modelOf(api.log).pending = { op, reply };
-  return (await step(api, probe)).late === true;
+  const own = canonicalId(op.kind === 'put' ? op.user.id : op.id) ?? '';
+  const held = Object.keys(modelOf(api.log).state(api.baseUrl).users);
+  for (const id of new Set([own, ...held])) await observeUser(api, id);
+  // A DELETE may have been made on the first user of the list: the list as it met it, its change not made.
+  const first = op.kind === 'delete' ? (await listSnapshot(api))?.[0] : undefined;
+  return probeLate(api, { op, reply, first });
+}
+
+/**
+ * Holds `pending` (a write answered success whose effect the reads showed missing, on the state the
+ * model holds now) and sends through step() the next write: a PUT of a fresh id (removed after the
+ * rule, RuleModel.probes), whose answer, success, and effect, its user stored, the model knows whatever
+ * the pending write did. The pending write's change coming with it is a write made late (model/late.ts),
+ * told apart from a write lost to a concurrent one (its change does not come with another user's write)
+ * and from a DELETE of an unknown id answered success (a DELETE sent again to see it would answer so).
+ * True when so.
+ */
+async function probeLate(api: Api, pending: NonNullable<RuleModel['pending']>): Promise<boolean> {
+  const model = modelOf(api.log);
+  const user = { id: randomId(), name: randomText('probe-name'), profession: randomText('probe-prof') };
+  model.probes.push({ api, id: user.id });
+  model.pending = pending;
+  return (await step(api, { kind: 'put', user })).late === true;
 }
 
 /**

@@ -61,6 +61,8 @@ export class RuleModel {
    * `chained`: held after writes made late (model/late.ts heldAgain), so the next may be held too.
    */
   pending: { op: Operation; reply: Reply; first?: SeenUser | undefined; chained?: true } | undefined;
+  /** The users of fresh ids the model wrote to see a write made late (judged-users.ts probeLate): removed after the rule. */
+  readonly probes: Array<{ api: Api; id: number }> = [];
   private readonly states = new Map<string, State>();
   private readonly fresh = new Set<string>();
 

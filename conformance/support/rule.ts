@@ -321,7 +321,16 @@ export function rule(
       const problems: string[] = [];
       let unfinished: CouldNotFinish | undefined;
       let cleanupExchange: Exchange | undefined;
-      for (const fn of cleanups.reverse())
+      // First, the model's probe users on the target (a fresh instance's go with it): the rule's own
+      // removals come after them, as without a probe (a removal held back waits for the next write).
+      const probes = modelOf(log)
+        .probes.filter(({ api }) => api.baseUrl === target.baseUrl)
+        .map(
+          ({ api, id }) =>
+            () =>
+              api.del(id),
+        );
+      for (const fn of [...probes, ...cleanups.reverse()])
         await fn().catch((err) => {
           if (err instanceof CouldNotFinish) unfinished ??= err;
           else problems.push(firstLine(err));

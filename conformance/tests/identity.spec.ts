@@ -13,7 +13,6 @@ import {
   listed,
   type NewUser,
   ownId,
-  unknownId,
 } from '../support/users.ts';
 
 const outcomeOf = (reply: Reply): string => {
@@ -64,13 +63,10 @@ test(
       await observeUser(ctx.api, user.id);
     }
     const del = await ctx.api.del(writings[0] as string);
-    // Answered success, the user still served: a DELETE of an unknown id sent next tells a removal made
-    // late (lateAtNextWrite) from one of the id's writing.
+    // Answered success, the user still served: a write sent next tells a removal made late
+    // (lateAtNextWrite) from one of the id's writing.
     if (outcomeOf(del) === 'success' && (await ctx.api.readUser(user.id)))
-      await lateAtNextWrite(ctx.api, { kind: 'delete', id: user.id }, del, {
-        kind: 'delete',
-        id: unknownId(ctx),
-      });
+      await lateAtNextWrite(ctx.api, { kind: 'delete', id: user.id }, del);
     if (outcomeOf(del) === 'success') await expectAbsent(ctx.api, user.id, `after DELETE of ${writings[0]}`);
     else await expectStored(ctx.api, current, `DELETE of ${writings[0]} answered ${outcomeOf(del)}`);
   }),

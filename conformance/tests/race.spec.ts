@@ -12,7 +12,7 @@ import {
 import { expectOn, type Reply, randomText, show } from '../support/http.ts';
 import { type AppOp, awaitRemoval, sendApp } from '../support/judged-apps.ts';
 import { judgeAppRace, judgeRace, judgeServerErrors, outcome, tally } from '../support/judged-races.ts';
-import { changedAnother, lateAtNextWrite, observeUser } from '../support/judged-users.ts';
+import { changedAnother, lateAtNextWrite, observeUser, step } from '../support/judged-users.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectAbsent,
@@ -92,15 +92,15 @@ test(
       const deleted = outcome(ctx.api, del);
       expectOn(del, ['success', 'failure'], 'DELETE raced with the PUT').toContain(deleted);
       const read = await ctx.api.readUser(user.id);
-      // A DELETE that answered success and a PUT that stayed: the DELETE may have come first, on an id
-      // nobody had yet, or after the PUT with its removal held back. A DELETE of an unknown id sent next
-      // tells: its answer names the defect when it is the DELETE's own, and the user gone with it is a
-      // removal made late (lateAtNextWrite).
-      if (deleted === 'success' && read)
-        await lateAtNextWrite(ctx.api, { kind: 'delete', id: user.id }, del, {
-          kind: 'delete',
-          id: unknownId(ctx),
-        });
+      // A DELETE that answered success and a PUT that stayed: the DELETE may have come after the PUT with
+      // its removal held back (the user gone with the next write: lateAtNextWrite), or first, on an id
+      // nobody had yet: a DELETE of an unknown id sent then names that defect when it is the DELETE's own.
+      if (
+        deleted === 'success' &&
+        read &&
+        !(await lateAtNextWrite(ctx.api, { kind: 'delete', id: user.id }, del))
+      )
+        await step(ctx.api, { kind: 'delete', id: unknownId(ctx) });
       if (deleted === 'success')
         expect(read, `DELETE answered success, yet user ${user.id} is served`).toBeUndefined();
       else expectSameUser(read, user, 'DELETE answered failure (it came first): the PUT stays');

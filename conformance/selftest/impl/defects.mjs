@@ -414,16 +414,13 @@ export const EXCLUSIVE = [
  * Single causes that, together, are not yet reported as the union of their single reports (issue 45, open):
  * the seeded sample leaves out every combination holding one of these; SELFTEST_PAIRS=all runs them too.
  * (A defect masked by another is allowed for: selftest/combinations.ts judgeCombination.)
- * - A DELETE made late that then answers success for the id it removed (delete-unknown-success): the
- *   DELETE sent again removes the user and answers success, which reads as the first DELETE lost and the
- *   second made at once as well (measured, the same on e393e79: 'write | lost-update' in USR-DEL-01/02/05,
- *   USR-SEQ-01/02, USR-FRESH-01, 'another user' in USR-RACE-03 and USR-ID-01, 'GET list | user missing'
- *   and 'the default user comes back' in USR-COL-06/08, instead of 'removed only at the next write').
- * delete-applies-late with first-user-equality holds now: a DELETE made late on the first user of the
- * list (model/late.ts).
+ * None now. delete-applies-late with first-user-equality holds: a DELETE made late on the first user of
+ * the list (model/late.ts). delete-applies-late with delete-unknown-success holds: the write that shows a
+ * removal made late is a PUT of a fresh id (support/judged-users.ts probeLate), not the DELETE sent again,
+ * whose success for the id it removed also read as the first DELETE lost and the second made at once.
  * @type {string[][]}
  */
-export const NOT_YET_UNION = [['delete-applies-late', 'delete-unknown-success']];
+export const NOT_YET_UNION = [];
 
 /**
  * Implementations written elsewhere: in Python, from docs/SPEC.md alone, by someone who did not read the
