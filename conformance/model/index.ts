@@ -24,8 +24,8 @@ export {
   observeUsers,
   type ReadBack,
   secondUserAdded,
-  shownTwice,
   secondUserUnseen,
+  shownTwice,
 } from './effects.ts';
 export { appPath, createdId, createdIdValue, ISO_UTC, UUID } from './formats.ts';
 export {
