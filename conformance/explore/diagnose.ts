@@ -8,12 +8,23 @@
  * disagrees, the failing step's own signature stands (a defect of a read path).
  */
 
-import { unlessKnown } from '../model/findings.ts';
-import { judgeWrite } from '../model/index.ts';
-import { type Disagreement, initial, observed, type Signature } from './model.ts';
+import { isKnown, unlessKnown } from '../model/findings.ts';
+import {
+  canonicalId,
+  explainedByAnotherRecord,
+  judgeWrite,
+  type Operation as ModelOperation,
+  named,
+  othersTouched,
+  outsideTouched,
+  type SeenUser,
+  touchedFirst,
+} from '../model/index.ts';
+import { type Disagreement, type Held, initial, observed, type Signature, toModel } from './model.ts';
 import { isWrite, type Operation } from './operations.ts';
 import {
   goOn,
+  listedNow,
   poolIds,
   readBackChecked,
   removeFill,
@@ -57,6 +68,9 @@ async function diagnoseSteps(
   let held = initial(where.scope === 'all' ? 'all' : poolIds(where.pool));
   let known = false;
   for (const [i, op] of ops.entries()) {
+    const before = op.kind === 'POST' || op.kind === 'DELETE' ? await listBefore(where, held) : undefined;
+    if (before) held = before.held;
+    const listedBefore = before?.listed;
     const { concrete, exchange, judged } = await sendAndJudge(where, held, op);
     if (!judged || !exchange.observation) return undefined;
     let found: Disagreement[] = judged.disagreements;
@@ -71,6 +85,14 @@ async function diagnoseSteps(
           judged.disagreements,
           read.back,
           { causes: true, listed: read.listed ?? [] },
+        );
+      if (listedBefore && read?.listed)
+        found = firstUserNamed(
+          found,
+          listedBefore,
+          read.listed,
+          toModel(concrete),
+          isKnown(setAside, named('firstUserTouched', '')),
         );
     }
     const counted = found.filter((d) => d.level === 'MUST' || d.level === level);
@@ -104,4 +126,84 @@ async function diagnoseSteps(
   }
   // Only defects reported already disagree: the failure is one of their consequences.
   return known ? 'known' : undefined;
+}
+
+/**
+ * The list before a POST or DELETE (the writes an equality that always holds turns on the first user):
+ * whether a user it changed instead was the first of the list. On a service not read yet, the list is
+ * read as a step of the model (the first read creates the collection).
+ */
+async function listBefore(
+  where: Where,
+  held: Held,
+): Promise<{ held: Held; listed?: readonly SeenUser[] } | undefined> {
+  let now = held;
+  if (!now.state.collection) {
+    const { judged } = await sendAndJudge(where, held, { kind: 'LIST' });
+    if (!judged) return undefined;
+    now = judged.held;
+  }
+  const listed = await listedNow(where.url);
+  return { held: now, ...(listed ? { listed } : {}) };
+}
+
+const byAnotherUser = (d: Pick<Disagreement, 'signature'>) =>
+  d.signature.aspect === 'other-record-touched' || explainedByAnotherRecord(d);
+
+/**
+ * A write that changed the first user of the list instead of its own (the list before and after it,
+ * model/touched.ts, as the rules judge it): what its effect and word show is named by that one cause.
+ */
+export function firstUserNamed(
+  found: readonly Disagreement[],
+  before: readonly SeenUser[],
+  after: readonly SeenUser[],
+  op: ModelOperation,
+  firstUserKnown = false,
+): Disagreement[] {
+  if (!found.some(byAnotherUser)) return [...found];
+  let touched = othersTouched(before, after, op);
+  // The defect named already, and a POST that left the first user of the list carrying what it sent
+  // (it did already: a replay of the same texts, or texts as plain as 'n'): no change shows, but its
+  // cause is the one named.
+  if (!touched.length && firstUserKnown && op.kind === 'post') {
+    const first = after[0];
+    if (
+      first &&
+      first.id !== canonicalId(op.user.id) &&
+      first.name === op.user.name &&
+      first.profession === op.user.profession
+    )
+      touched = [{ id: first.id, text: `user ${first.id} carries its name and profession` }];
+  }
+  if (touchedFirst(before, touched) !== 'firstUserTouched') return [...found];
+  return [
+    named(
+      'firstUserTouched',
+      `the write changed the first user of the list instead: ${touched.map((t) => t.text).join(', ')}`,
+    ),
+    ...found.filter((d) => !byAnotherUser(d)),
+  ];
+}
+
+/**
+ * A concurrent round that changed or removed the first user of the list before it, none of its ids: its
+ * failure (a lost update, a DELETE's word, …) is that cause's doing, named as the rules name it (a
+ * write that hit another user is named by that, as diagnose does), not a race. Else undefined.
+ */
+export function firstUserChanged(
+  before: readonly SeenUser[],
+  after: readonly SeenUser[],
+  ids: readonly bigint[],
+): Disagreement | undefined {
+  const touched = outsideTouched(before, after, new Set(ids.map(String)));
+  // Each write of the round meets the first user of the list as it then is: those touched are the first
+  // users of the list before, in order.
+  const leading = before.slice(0, touched.length);
+  if (!touched.every((t) => leading.some((u) => u.id === t.id))) return undefined;
+  if (touchedFirst(before, touched.slice(0, 1)) !== 'firstUserTouched') return undefined;
+  return named(
+    'firstUserTouched',
+    `the round changed the first user of the list, none of its own: ${touched.map((t) => t.text).join(', ')}`,
+  );
 }

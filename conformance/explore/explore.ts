@@ -37,13 +37,20 @@ import {
   serverErrorIn,
 } from './concurrent.ts';
 import { type Defect, type ShownExchange, shown, titleOf } from './defect.ts';
-import { diagnose } from './diagnose.ts';
+import { diagnose, firstUserChanged } from './diagnose.ts';
 import { sequenceSource } from './generate.ts';
 import { type Disagreement, observed, type Signature, signatureKey } from './model.ts';
 import type { Operation } from './operations.ts';
 import { type Rng, rng } from './prng.ts';
 import { type Launch, script, timeline } from './render.ts';
-import { replay, runSequence, type SequenceResult, type SetAside, type Where } from './sequence.ts';
+import {
+  listedNow,
+  replay,
+  runSequence,
+  type SequenceResult,
+  type SetAside,
+  type Where,
+} from './sequence.ts';
 import { plainInputs, shrink } from './shrink.ts';
 import { fillCount, freshPool, ownedPool, type Pool, poolIds, valueAt } from './values.ts';
 
@@ -393,7 +400,11 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       }
       const pool = ownedPool(r, taken);
       const plan = planRound(r, pool, round, options.clients, ROUND_OPS);
+      // The list around the round: whether it changed a user of none of its ids, the first of the list
+      // (on the run's own instances only: on a shared target other clients change users too).
+      const listedBefore = targets.fresh ? await listedNow(current) : undefined;
       const { history, unanswered } = await runRound(current, pool, plan);
+      const listedAfter = listedBefore && !unanswered ? await listedNow(current) : undefined;
       stats.rounds++;
       stats.roundOps += history.length;
       if (unanswered) {
@@ -418,9 +429,16 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       }
       // A failure that the same operations show one after the other is not a race: it is reported (or
       // set aside) as the sequential defect it is, shrunk like one.
-      const sequential = failing
-        ? undefined
-        : await withoutConcurrency(history, current, cleanPools, taken, setAside);
+      const first =
+        listedBefore && listedAfter ? firstUserChanged(listedBefore, listedAfter, poolIds(pool)) : undefined;
+      if (first) {
+        verdict.failure.signature = first.signature;
+        verdict.failure.message = `${first.message}; ${verdict.failure.message}`;
+      }
+      const sequential =
+        failing || first
+          ? undefined
+          : await withoutConcurrency(history, current, cleanPools, taken, setAside);
       if (sequential && !sequential.signature) {
         stats.setAside++;
         continue;
@@ -633,7 +651,19 @@ async function shrinkAndConfirm(seen: Found): Promise<Defect | undefined> {
   }));
   const base = confirmWhere.url;
   // The signature: the first write whose effect or answer disagrees, read back (diagnose.ts).
-  const diagnosed = await diagnose(await clean(), shrunk.ops, found.setAside, found.level);
+  // On ids of its own, on a fresh instance where one can be had: a store the search emptied shows less
+  // (a write that acts on the first user of the list needs a user there).
+  const diagnoseOn =
+    scope === 'owned' && found.freshInstance
+      ? {
+          url: (await found.freshInstance())?.url ?? found.currentUrl(),
+          pool: ownedPool(found.cleanPools, found.taken),
+          scope: 'owned' as const,
+          asyncMs,
+          ...mustOnly,
+        }
+      : await clean();
+  const diagnosed = await diagnose(diagnoseOn, shrunk.ops, found.setAside, found.level);
   // A failure that only defects reported already explain is one of their consequences: not reported.
   if (diagnosed === 'known') return undefined;
   const diagnosis = diagnosed;

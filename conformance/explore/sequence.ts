@@ -325,6 +325,15 @@ export async function readBackChecked(
   return { back, listed: users };
 }
 
+/** The users the list shows now: undefined when a reader is known to lie, or no list was answered. */
+export async function listedNow(url: string): Promise<readonly SeenUser[] | undefined> {
+  if (usersLie()) return undefined;
+  const list = await send(url, LIST_REQUEST);
+  if (!list.observation) return undefined;
+  const seen = observed(list.observation);
+  return seen.body.kind === 'users' ? seen.body.users : undefined;
+}
+
 /**
  * What the list shows of `ids`, and of a user the model holds that the list leaves out, what GET by id
  * serves: a list that leaves out users GET by id serves lies about them (as the rules read back,

@@ -92,4 +92,5 @@ export {
   sharedState,
   type Worker,
 } from './state.ts';
+export { explainedByAnotherRecord, othersTouched, outsideTouched, touchedFirst } from './touched.ts';
 export { incompleteUser, sameUser, showUser } from './users.ts';

@@ -17,7 +17,7 @@ import { type AppOperation, absentId, appSequenceSource, NOTHING_CREATED } from 
 import { send } from '../explore/client.ts';
 import { judgeRound, type Recorded } from '../explore/concurrent.ts';
 import type { ShownExchange } from '../explore/defect.ts';
-import { diagnose } from '../explore/diagnose.ts';
+import { diagnose, firstUserChanged, firstUserNamed } from '../explore/diagnose.ts';
 import { type ExploreOptions, explore, withoutTheInput } from '../explore/explore.ts';
 import { drain, sequenceSource, stateCheck } from '../explore/generate.ts';
 import { features, initial, reconsider, type Signature, signatureKey, step } from '../explore/model.ts';
@@ -42,7 +42,7 @@ import {
   ownedPool,
   type TextClass,
 } from '../explore/values.ts';
-import { shownTwice } from '../model/index.ts';
+import { named, outsideTouched, shownTwice, touchedFirst } from '../model/index.ts';
 import { checkHistory, type HistoryOp, minimalWitness, type SequentialModel } from '../model/order.ts';
 import type { Summary } from '../report/summary.ts';
 import { freePort, type Instance, startCommandInstance } from '../support/target.ts';
@@ -303,6 +303,63 @@ describe('explorer: a round judged (pure)', () => {
     const verdict = created(other);
     expect(verdict.ok).to.equal(false);
     expect(verdict.failure?.signature.aspect).to.equal('lost-update');
+  });
+});
+
+describe('explorer: writes that act on the first user of the list, named as the rules name them (pure)', () => {
+  const ada = { id: '1', name: 'Ada', profession: 'Analyst' };
+  const bob = { id: '2', name: 'Bob', profession: 'Baker' };
+  const key = (ds: readonly { signature: Signature }[]) => ds.map((d) => signatureKey(d.signature));
+  const FIRST = 'write | other-record-touched | the first user of the list';
+  const wordSuccess = named('otherRecordTouched', 'x');
+  const postWord = {
+    ...wordSuccess,
+    signature: { operation: 'POST (unknown id)', aspect: 'result-word' as const, seen: 'success' },
+  };
+
+  it('one function decides, for the rules and the explorer: the first user of the list the one changed', () => {
+    expect(touchedFirst([ada, bob], [{ id: '1' }])).to.equal('firstUserTouched');
+    expect(touchedFirst([ada, bob], [{ id: '2' }])).to.equal('otherRecordTouched');
+    expect(touchedFirst([ada, bob], [{ id: '1' }, { id: '2' }])).to.equal('otherRecordTouched');
+    expect(touchedFirst(undefined, [{ id: '1' }])).to.equal('otherRecordTouched');
+  });
+
+  it('a POST of an unknown id answered success that changed the first user: that cause, once', () => {
+    const post = { kind: 'post' as const, user: { id: '7', name: 'n', profession: 'p' } };
+    const after = [{ id: '1', name: 'n', profession: 'p' }, bob];
+    expect(key(firstUserNamed([postWord], [ada, bob], after, post))).to.deep.equal([FIRST]);
+    // Another user than the first: not this cause.
+    const second = [ada, { id: '2', name: 'n', profession: 'p' }];
+    expect(key(firstUserNamed([postWord], [ada, bob], second, post))).to.deep.equal([
+      signatureKey(postWord.signature),
+    ]);
+    // The first user carried its texts already: no change shows; the cause only once it is named.
+    const same = [{ id: '1', name: 'n', profession: 'p' }];
+    expect(key(firstUserNamed([postWord], same, same, post))).to.deep.equal([
+      signatureKey(postWord.signature),
+    ]);
+    expect(key(firstUserNamed([postWord], same, same, post, true))).to.deep.equal([FIRST]);
+  });
+
+  it('a DELETE that removed the first user instead of its own', () => {
+    const del = { kind: 'delete' as const, id: '2' };
+    const touched = named('otherRecordTouched', 'x');
+    expect(key(firstUserNamed([touched], [ada, bob], [bob], del))).to.deep.equal([FIRST]);
+  });
+
+  it('a round that removed or changed the first user of the list, none of its ids; not one that left it', () => {
+    expect(
+      firstUserChanged([ada], [{ id: '5', name: 'a', profession: 'b' }], [5n, 6n])?.signature,
+    ).to.deep.include({ seen: 'the first user of the list' });
+    expect(firstUserChanged([ada, bob], [{ ...ada, name: 'w1' }], [5n])?.message).to.include(
+      'user 1 changed',
+    );
+    expect(firstUserChanged([ada], [ada, { id: '5', name: 'a', profession: 'b' }], [5n])).to.equal(undefined);
+    // The second user alone: not the first of the list.
+    expect(firstUserChanged([ada, bob], [ada], [5n])).to.equal(undefined);
+    expect(
+      outsideTouched([ada, { id: '5', name: 'a', profession: 'b' }], [ada], new Set(['5'])),
+    ).to.deep.equal([]);
   });
 });
 

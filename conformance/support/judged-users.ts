@@ -13,6 +13,7 @@ import {
   canonicalId,
   type Disagreement,
   disagreement,
+  explainedByAnotherRecord,
   type Held,
   judgeRestart,
   judgeWrite,
@@ -23,6 +24,7 @@ import {
   type Observed,
   type Operation,
   observeUsers,
+  othersTouched,
   type ReadBack,
   type SeenUser,
   SHOWN_STATE,
@@ -37,6 +39,7 @@ import {
   signatureKey,
   stepHeld,
   throughBothLiars,
+  touchedFirst,
   WRITES,
 } from '../model/index.ts';
 import { type Api, type Reply, randomId, randomText } from './http.ts';
@@ -702,42 +705,6 @@ async function listSnapshot(api: Api): Promise<SeenUser[] | undefined> {
     : undefined;
 }
 
-const sameFields = (a: SeenUser, b: SeenUser | undefined) =>
-  !!b && a.name === b.name && a.profession === b.profession;
-
-/**
- * Users other than the write's own that the write changed: for a POST, users that now carry its name
- * and profession; for a DELETE, users of the list before that are gone. (Other clients of a shared
- * target change users too: the POST's evidence is its own random text; a DELETE's is weaker.)
- */
-function othersTouched(
-  before: readonly SeenUser[],
-  after: readonly SeenUser[],
-  op: Operation,
-): Array<{ id: string; text: string }> {
-  if (op.kind === 'post') {
-    const own = canonicalId(op.user.id);
-    return after
-      .filter((u) => u.id !== own && u.name === op.user.name && u.profession === op.user.profession)
-      .filter(
-        (u) =>
-          !sameFields(
-            u,
-            before.find((b) => b.id === u.id),
-          ),
-      )
-      .map((u) => ({ id: u.id, text: `user ${u.id} changed` }));
-  }
-  if (op.kind !== 'delete') return [];
-  // Any user of the list before, the rule's or not (the first of the list, say): the caller asks only
-  // when the DELETE's own effect or word is wrong, which another user's removal in that moment explains.
-  // (Other clients of a shared target remove theirs at any time: the rule's own users are the stronger evidence.)
-  const own = canonicalId(op.id);
-  return before
-    .filter((u) => u.id !== own && !after.some((a) => a.id === u.id))
-    .map((u) => ({ id: u.id, text: `user ${u.id} removed` }));
-}
-
 /**
  * The first users of a list known to lie (it shows users it does not hold) as GET by id serves them:
  * the ones it holds, to tell which of them a POST or DELETE touched instead of its own. The first few
@@ -751,24 +718,6 @@ async function heldByGet(api: Api, listed: readonly SeenUser[]): Promise<SeenUse
   }
   return held;
 }
-
-/**
- * The defect another user's change names: the first user of the list (`firstUserTouched`) when that is
- * the one user changed, else `otherRecordTouched`.
- */
-const touchedFirst = (
-  list: readonly SeenUser[] | undefined,
-  touched: ReadonlyArray<{ id: string }>,
-): 'firstUserTouched' | 'otherRecordTouched' =>
-  touched.length === 1 && list?.[0] && touched[0]?.id === list[0].id
-    ? 'firstUserTouched'
-    : 'otherRecordTouched';
-
-/** A finding another user's change explains: the write's own effect missing, or its word saying so. */
-const explainedByAnotherRecord = (d: Disagreement): boolean =>
-  (d.signature.aspect === 'state-change' && ['unchanged', 'not removed'].includes(d.signature.seen)) ||
-  (d.signature.aspect === 'result-word' &&
-    (d.signature.seen === 'success' || d.signature.seen === 'failure'));
 
 /**
  * The model takes the user `id` as the implementation serves it (or its absence) after writes it did not
