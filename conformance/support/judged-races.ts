@@ -21,6 +21,7 @@ import { type Api, type Reply, show } from './http.ts';
 import { corruption, listFailsForGood, modelOf, observed } from './judged.ts';
 import { type AppOp, judgeAppAnswer } from './judged-apps.ts';
 import { observeUser, step } from './judged-users.ts';
+import { lying } from './liars.ts';
 
 /** How many times each outcome (or status) came. */
 export function tally(outcomes: readonly string[]): Record<string, number> {
@@ -90,6 +91,12 @@ export async function judgeBulk(
     // Not stored: the same PUT is sent once more, alone. When it is not stored either, the defect is the
     // write's own, named by that step (a PUT that never stores is no lost update); else it was lost.
     if (!served && (await step(api, { kind: 'put', user })).found.length) return;
+    // A list known to leave users out (support/readers.ts): that is its lie, named once by the check.
+    const liar = served ? lying('GET list') : undefined;
+    if (liar) {
+      model.unjudged ??= liar;
+      return;
+    }
     model.add(
       [
         served
