@@ -30,7 +30,7 @@ import { type DefectName, named } from './named-defects.ts';
 import type { Observed, SeenUser } from './observe.ts';
 import type { Operation } from './operations.ts';
 import { SHOWN_STATE } from './readers.ts';
-import type { Disagreement } from './signature.ts';
+import { type Disagreement, signatureKey } from './signature.ts';
 import { canonicalId, type State, withUser } from './state.ts';
 import { sameUser, showUser } from './users.ts';
 
@@ -119,8 +119,13 @@ function madeLate(
   if (!name || target === undefined || !(target in readBack)) return undefined;
   const step = stepHeld({ ...held, state: applied }, later, seen);
   const judged = judgeWrite(applied, step.expected, seen, step.disagreements, readBack);
-  const heldAgain = holdLater && judged.some(ofTheUsers) && showsNothingYet(applied, later, seen, readBack);
-  if (judged.some(ofTheUsers) && !heldAgain) return undefined;
+  // What a later PUT shows wrong on both readings (a fresh id answered failure, stored or not) says nothing
+  // of the pending write: only what the reading with it made alone finds counts against. (A DELETE's or a
+  // POST's wrong word may be a change of its own made on another user: that reading is not weighed here.)
+  const onBoth = new Set(later.kind === 'put' ? judgedWithout(made.before, held, later, seen, readBack) : []);
+  const against = judged.some((d) => ofTheUsers(d) && !onBoth.has(signatureKey(d.signature)));
+  const heldAgain = holdLater && against && showsNothingYet(applied, later, seen, readBack);
+  if (against && !heldAgain) return undefined;
   // The user the pending write was made on, as the state with it applied (then the later write) holds
   // it, and not as before it: its effect came now. (judgeWrite does not judge a user of an incomplete
   // state it does not hold: checked here.)
@@ -157,6 +162,14 @@ function madeLate(
 }
 
 const ofTheUsers = (d: Disagreement) => OF_THE_USERS.has(d.signature.aspect);
+
+/** The later write's disagreements (keys) on the state without the pending write made. */
+function judgedWithout(before: State, held: Held, later: Operation, seen: Observed, readBack: ReadBack) {
+  const step = stepHeld({ ...held, state: before }, later, seen);
+  return judgeWrite(before, step.expected, seen, step.disagreements, readBack).map((d) =>
+    signatureKey(d.signature),
+  );
+}
 
 /**
  * The later write is a DELETE answered success that changed nothing the reads show (on the state with

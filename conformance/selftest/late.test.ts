@@ -110,6 +110,19 @@ describe('the model: a write whose effect comes only with the next write (issue 
     ).to.equal(undefined);
   });
 
+  it('a PUT of a fresh id answered failure yet stored, the user gone with it: made late (the word is wrong on both readings)', () => {
+    // create-answers-failure beside delete-applies-late: the probe's own defect stays its own.
+    const probe: Operation = { kind: 'put', user: user('50') };
+    const late = appliedLate(heldOn(shown), pending, probe, result('failure'), {
+      '50': user('50'),
+      '7': null,
+    });
+    expect(keys(late)).to.deep.equal([REMOVED_LATE, 'PUT (new id) | result-word | failure']);
+    expect(
+      appliedLate(heldOn(shown), pending, probe, result('failure'), { '50': user('50'), '7': user('7') }),
+    ).to.equal(undefined);
+  });
+
   it('the DELETE sent again answered success, the user gone: not named late (also a first DELETE lost)', () => {
     expect(appliedLate(heldOn(shown), pending, pending, result('success'), { '7': null })).to.equal(
       undefined,
