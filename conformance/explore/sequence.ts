@@ -17,9 +17,8 @@ import {
   servedOrNone,
   servedUsers,
   shownTwice,
-  throughBothLiars,
 } from '../model/index.ts';
-import { lying } from '../support/liars.ts';
+import { lying, throughBothReaders } from '../support/liars.ts';
 import { ASYNC_TIMEOUT_MS, served, stillServedText, untilRemoved, type Waited } from '../support/removal.ts';
 import { now, send, type TimedExchange } from './client.ts';
 import {
@@ -386,12 +385,7 @@ async function throughTruth(
   for (const id of ids) {
     const answer = (await send(where.url, { method: 'GET', path: `/UserService/users/${id}`, headers: {} }))
       .observation;
-    const user = throughBothLiars(
-      id,
-      answer && servedOrNone(observed(answer)),
-      users,
-      lying('GET list')?.defect,
-    );
+    const user = throughBothReaders(id, answer && servedOrNone(observed(answer)), users);
     if (user !== undefined) back[id] = user;
   }
   return { back };

@@ -20,8 +20,9 @@ import { bestExplanation } from '../model/order.ts';
 import { type Api, type Reply, show } from './http.ts';
 import { corruption, listFailsForGood, modelOf, observed } from './judged.ts';
 import { type AppOp, judgeAppAnswer } from './judged-apps.ts';
-import { observeUser, step } from './judged-users.ts';
+import { step } from './judged-users.ts';
 import { lying } from './liars.ts';
+import { observeUser } from './read-back.ts';
 
 /** How many times each outcome (or status) came. */
 export function tally(outcomes: readonly string[]): Record<string, number> {

@@ -1,7 +1,8 @@
 // Consequences along the exactness axis (docs/coverage.md): what is stored is what was sent.
 import { expect } from '@playwright/test';
 import { type Reply, resultOf, show } from '../support/http.ts';
-import { changedAnother, observeUser, step } from '../support/judged-users.ts';
+import { changedAnother, step } from '../support/judged-users.ts';
+import { observeUser } from '../support/read-back.ts';
 import { rule, test } from '../support/rule.ts';
 import { expectStored, givenUpdatedUser, givenUser, newUser, ownId } from '../support/users.ts';
 

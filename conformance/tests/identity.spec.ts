@@ -3,7 +3,8 @@
 // the writings integer parsers commonly accept (Java's Integer.parseInt of the original service, and
 // JavaScript's Number, among them); a writing the implementation refuses is no finding.
 import { expectOn, type Reply, resultOf } from '../support/http.ts';
-import { lateAtNextWrite, observeUser, step } from '../support/judged-users.ts';
+import { lateAtNextWrite, step } from '../support/judged-users.ts';
+import { observeUser } from '../support/read-back.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectAbsent,

@@ -12,7 +12,8 @@ import {
 import { expectOn, type Reply, randomText, show } from '../support/http.ts';
 import { type AppOp, awaitRemoval, sendApp } from '../support/judged-apps.ts';
 import { judgeAppRace, judgeRace, judgeServerErrors, outcome, tally } from '../support/judged-races.ts';
-import { changedAnother, lateAtNextWrite, observeUser, step } from '../support/judged-users.ts';
+import { changedAnother, lateAtNextWrite, step } from '../support/judged-users.ts';
+import { observeUser } from '../support/read-back.ts';
 import { rule, test } from '../support/rule.ts';
 import {
   expectAbsent,
