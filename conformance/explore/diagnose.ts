@@ -10,18 +10,22 @@
 
 import { isKnown, unlessKnown } from '../model/findings.ts';
 import {
+  appliedLate,
   canonicalId,
   explainedByAnotherRecord,
   judgeWrite,
+  type Late,
   type Operation as ModelOperation,
   named,
+  observeUsers,
   othersTouched,
   outsideTouched,
   type SeenUser,
   touchedFirst,
 } from '../model/index.ts';
+import { send } from './client.ts';
 import { type Disagreement, type Held, initial, observed, type Signature, toModel } from './model.ts';
-import { isWrite, type Operation } from './operations.ts';
+import { type Concrete, fillPut, isWrite, type Operation, request } from './operations.ts';
 import {
   goOn,
   listedNow,
@@ -67,15 +71,24 @@ async function diagnoseSteps(
 ): Promise<Diagnosis | 'known' | undefined> {
   let held = initial(where.scope === 'all' ? 'all' : poolIds(where.pool));
   let known = false;
+  // A write answered success whose effect the reads showed missing: held until the next write, before
+  // which a probe shows whether its change comes with a write (model/late.ts), as the rules hold it
+  // (support/judged-users.ts probeLate). The sequence's own write is not weighed: a PUT of the same id
+  // reads alike whether the DELETE was made late or never made and the PUT answered wrongly.
+  let pending: Pending | undefined;
   for (const [i, op] of ops.entries()) {
+    // The next write: a probe first, whose answer and effect tell whatever this write would do.
+    if (pending && USER_WRITES.has(op.kind))
+      return (await probeLate(where, held, pending, setAside)) ?? pending.diagnosis;
     const before = op.kind === 'POST' || op.kind === 'DELETE' ? await listBefore(where, held) : undefined;
     if (before) held = before.held;
     const listedBefore = before?.listed;
     const { concrete, exchange, judged } = await sendAndJudge(where, held, op);
-    if (!judged || !exchange.observation) return undefined;
+    if (!judged || !exchange.observation) return pending?.diagnosis;
     let found: Disagreement[] = judged.disagreements;
+    let read: Awaited<ReturnType<typeof readBackChecked>>;
     if (isWrite(concrete) && !judged.refused && held.state.collection) {
-      const read = 'value' in concrete ? await readBackChecked(where, held, concrete.value, true) : undefined;
+      read = 'value' in concrete ? await readBackChecked(where, held, concrete.value, true) : undefined;
       // The whole list too: a refused PUT's cause may be a user the model does not hold (another id's).
       if (read)
         found = judgeWrite(
@@ -104,7 +117,11 @@ async function diagnoseSteps(
       open.find((d) => d.level === 'MUST') ??
       open[0];
     if (first) {
-      return { signature: first.signature, level: first.level, message: first.message, at: i };
+      const diagnosis = { signature: first.signature, level: first.level, message: first.message, at: i };
+      if (!read || !missingEffect(concrete, first)) return diagnosis;
+      pending = { op: toModel(concrete), diagnosis, first: listedBefore?.[0] };
+      held = { ...judged.held, state: observeUsers(judged.held.state, read.back) };
+      continue;
     }
     // A defect reported already: go on from what the implementation shows.
     if (counted.length) known = true;
@@ -124,8 +141,62 @@ async function diagnoseSteps(
     if (went.beyond) return 'known';
     held = went.held;
   }
+  if (pending) return (await probeLate(where, held, pending, setAside)) ?? pending.diagnosis;
   // Only defects reported already disagree: the failure is one of their consequences.
   return known ? 'known' : undefined;
+}
+
+/** The section A writes a write held pending may come with. */
+const USER_WRITES: ReadonlySet<string> = new Set(['PUT', 'POST', 'DELETE', 'FILL']);
+
+/** A write held pending: the model's write, its diagnosis when its effect never comes, the list's first user then. */
+interface Pending {
+  op: ModelOperation;
+  diagnosis: Diagnosis;
+  first: SeenUser | undefined;
+}
+
+/** A PUT of a new id or a DELETE answered as the spec says, its effect missing: it may come at the next write. */
+const missingEffect = (op: Concrete, d: Disagreement): boolean =>
+  (op.kind === 'PUT' || op.kind === 'DELETE') &&
+  d.signature.aspect === 'state-change' &&
+  (d.signature.seen === 'not stored' || d.signature.seen === 'not removed');
+
+/** The pending write made late: its defect's diagnosis, or 'known' when it was reported already. */
+function madeLate(late: Late, pending: Pending, setAside: SetAside): Diagnosis | 'known' | undefined {
+  const [cause] = late.findings;
+  if (!cause) return undefined;
+  if (isKnown(setAside, cause)) return 'known';
+  return { signature: cause.signature, level: cause.level, message: cause.message, at: pending.diagnosis.at };
+}
+
+/** Past the pool's fills (at most FILL_BIG users from `fill`): the id of the probe below. */
+const PROBE_OFFSET = 5000n;
+
+/**
+ * The sequence ended with a write pending: the next write a PUT of a fresh id, whose answer and effect
+ * the model knows whatever the pending write did (as the rules' probe, support/judged-users.ts
+ * probeLate). Its user is removed afterwards on a shared target.
+ */
+async function probeLate(
+  where: Where,
+  held: Held,
+  pending: Pending,
+  setAside: SetAside,
+): Promise<Diagnosis | 'known' | undefined> {
+  const put = fillPut({ kind: 'FILL', count: 1, first: where.pool.fill + PROBE_OFFSET }, 0);
+  try {
+    const answer = (await send(where.url, request(put))).observation;
+    const read = answer && (await readBackChecked(where, held, put.value, true));
+    const late =
+      answer &&
+      read &&
+      appliedLate(held, pending.op, toModel(put), observed(answer), read.back, { first: pending.first });
+    return late ? madeLate(late, pending, setAside) : undefined;
+  } finally {
+    if (where.scope === 'owned')
+      await send(where.url, { method: 'DELETE', path: `/UserService/users/${put.value}`, headers: {} });
+  }
 }
 
 /**

@@ -27,6 +27,7 @@ import {
   SHOWN_STATE,
   type State,
   sameUser,
+  secondUserAdded,
   secondUserUnseen,
   shownTogether,
   signatureKey,
@@ -123,10 +124,12 @@ export async function step(
   // user did change after all was accepted, and is judged as such (its word, its effect).
   const own = judged.expected.touches[0];
   if (judged.refused && own !== undefined) {
-    const { back } = await readBack(api, model, [own]);
+    const { back, listed } = await readBack(api, model, [own], [], op);
     const was = before.users[own];
     const now = back[own];
-    if (now !== undefined && (was ? !(now && sameUser(was, now)) : now !== null))
+    // Or a second user with the id, as it was written (an id kept as text: 007 beside 7).
+    const added = listed && secondUserAdded(before, op, own, listed);
+    if (added || (now !== undefined && (was ? !(now && sameUser(was, now)) : now !== null)))
       judged = stepHeld(held, op, seen);
   }
   const { expected } = judged;
