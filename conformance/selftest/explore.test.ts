@@ -1188,6 +1188,13 @@ describe('explorer: against the self-test implementation', function () {
     expect(out.split('# ').at(-1)).to.include(failing?.answer ?? '(none)');
   });
 
+  it('names a DELETE made only at the next write once, as the rules name it (a probe PUT of a fresh id before the next write), not also "not removed" or a later write that removes it', async () => {
+    const result = await run('delete-applies-late', 6000, 1);
+    expect(result.defects.map((d) => d.title)).to.deep.equal([
+      'DELETE (existing id): state-change: removed only at the next write',
+    ]);
+  });
+
   it('finds and names once a section B defect (DELETE of a domain answers 200 with its id only), and its script replays it with the ids of the new instance', async () => {
     const result = await run('domain-delete-partial', 8000, 2);
     expect(result.defects.map((d) => d.title)).to.deep.equal([
