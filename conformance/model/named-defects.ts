@@ -147,6 +147,15 @@ export const NAMED_DEFECTS = {
     signature: { operation: 'GET by id', aspect: 'state-change', seen: 'serves another user' },
     title: 'GET by id serves another user than the one whose id it is asked for',
   },
+  /** A lying reader (model/readers.ts): GET by id serves a user as it was before a POST changed it. */
+  getStale: {
+    signature: {
+      operation: 'GET by id',
+      aspect: 'state-change',
+      seen: 'stale: serves a user as it was before a POST',
+    },
+    title: 'GET by id serves a user as it was before a POST changed it (a stale copy)',
+  },
   /** A lying reader (model/readers.ts): the list still shows a user that DELETE removed. */
   listShowsDeleted: {
     signature: { operation: 'GET list', aspect: 'state-change', seen: 'shows a deleted user' },

@@ -24,6 +24,11 @@ export type Reader = 'GET by id' | 'GET list' | 'HEAD list';
 export interface ReaderAnswers {
   /** The users the check wrote, as the model expects them after its writes: a user, or null (removed). */
   expected: Readonly<Record<string, ModelUser | null>>;
+  /**
+   * Users the check read by id, then changed by POST: as they were before (a GET by id that keeps what it
+   * first served shows these).
+   */
+  before?: Readonly<Record<string, ModelUser>>;
   /** What GET by id served for each of those ids: a user (whatever its id), or null when none. */
   byId: Readonly<Record<string, SeenUser | null>>;
   /** The list's users; undefined when the list was not readable. */
@@ -44,6 +49,7 @@ export interface ReaderAnswers {
 export type ReaderDefect = Extract<
   DefectName,
   | 'getServesAnotherUser'
+  | 'getStale'
   | 'listShowsDeleted'
   | 'listStale'
   | 'listMissesLongIds'
@@ -131,6 +137,18 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
     // GET by id serves another user than the one its id names: where the list shows the user as written,
     // or (whatever the list shows) a user of another id, which no state explains.
     const anotherId = !!served && served.id !== id;
+    // Or, with its own id, the user as it was before the check's POST changed it (a copy kept): stale.
+    const was = answers.before?.[id];
+    const stale = !!was && !!served && !anotherId && sameUser(was, served) && listAgrees;
+    if (want && served && stale && !out.some((l) => l.reader === 'GET by id'))
+      out.push({
+        reader: 'GET by id',
+        defect: 'getStale',
+        found: named(
+          'getStale',
+          `GET /UserService/users/${id} serves ${showUser(served)}, as it was before a POST changed it, where the list shows ${showUser(want)} as written`,
+        ),
+      });
     if (
       want &&
       served &&

@@ -646,6 +646,17 @@ describe('the executable model of the spec', () => {
       ]);
     });
 
+    it('names GET by id stale when it serves the user as it was before the POST, and the list shows the POST made', () => {
+      const was = { ...kept, name: 'k-before' };
+      expect(named(answers({ byId: { '11': was, '12': null }, before: { '11': was } }))).to.deep.equal([
+        'GET by id: GET by id | state-change | stale: serves a user as it was before a POST',
+      ]);
+      // The POST not made (both readers show the user as before): a write's defect, no reader lies.
+      expect(
+        named(answers({ byId: { '11': was, '12': null }, listed: [was], before: { '11': was } })),
+      ).to.deep.equal([]);
+    });
+
     it('names the list when it shows a removed user that GET by id no longer serves', () => {
       const removed = { id: '12', name: 'r', profession: 'q' };
       expect(named(answers({ listed: [kept, removed] }))).to.deep.equal([

@@ -1,8 +1,8 @@
 /**
  * Which reader lies, established once per worker before the rules depend on the readers (issue 45):
  * the list is read, five users are written (three with a shorter id than the suite's, one of those with
- * a name outside ASCII, two others with one name), one of them removed and a write that changes nothing
- * sent, on an instance of the check's own when the suite can start one (else on the target: the users
+ * a name outside ASCII, two others with one name), one of them removed, one read by id and then changed
+ * by POST, and a write that changes nothing sent, on an instance of the check's own when the suite can start one (else on the target: the users
  * are the check's own, removed after it), and read back through GET by id, the list and HEAD of the
  * list. model/readers.ts names the reader that lies.
  *
@@ -34,6 +34,8 @@ import { resolvedTarget, startFreshInstance } from './target.ts';
 /** The rule that is about each lying reader's defect: it fails with that defect. */
 export const OWN_RULE: Record<ReaderDefect, string> = {
   getServesAnotherUser: 'USR-GET-01',
+  // A read right after a change is what the freshness rule is about.
+  getStale: 'USR-FRESH-01',
   listShowsDeleted: 'USR-LIST-02',
   listMissesLongIds: 'USR-LIST-02',
   listMissesNonAscii: 'USR-LIST-02',
@@ -135,13 +137,18 @@ async function runCheck(
     // A short id too: a list that leaves out long ids would not show it, removed or not.
     const removed = user(shortId());
     const users = [kept, short, nonAscii, sameName, removed];
+    // `kept` read by id, then its name changed by POST: a GET by id that keeps what it first served shows
+    // the old name. Its profession kept: a POST that changes the name only changes what this one does.
+    const changed = { ...kept, name: `${kept.name}-post` };
     try {
       for (const user of users) await api.put(user);
       await api.del(removed.id);
+      await api.get(`/UserService/users/${kept.id}`);
+      await api.post(changed);
       // A next write that changes nothing (a PUT of an existing id, with its fields): a write whose effect
       // comes only with the next write (model/late.ts) has come before the reads, so that both readers
       // are compared on the same state.
-      await api.put(kept);
+      await api.put(changed);
       const byIdReplies: Record<string, Reply> = {};
       const byId: Record<string, SeenUser | null> = {};
       for (const user of users) {
@@ -164,10 +171,11 @@ async function runCheck(
       const found = lyingReaders({
         expected: {
           ...Object.fromEntries(
-            [kept, short, nonAscii, sameName].map((u) => [String(u.id), { ...u, id: String(u.id) }]),
+            [changed, short, nonAscii, sameName].map((u) => [String(u.id), { ...u, id: String(u.id) }]),
           ),
           [String(removed.id)]: null,
         },
+        before: { [String(kept.id)]: { ...kept, id: String(kept.id) } },
         byId,
         byIdBefore,
         ...(listed ? { listed } : {}),

@@ -353,6 +353,12 @@ export const SINGLES = {
     caughtBy: ['USR-GET-01'],
     defects: ['GET by id | state-change | serves another user'],
   },
+  'get-stale-after-post': {
+    wrong:
+      'GET by id serves a user as it first served it: a per-id cache that PUT and DELETE clear and POST does not (written elsewhere, issue 45)',
+    caughtBy: ['USR-FRESH-01'],
+    defects: ['GET by id | state-change | stale: serves a user as it was before a POST'],
+  },
   'list-shows-deleted': {
     wrong: 'GET list still shows users that were deleted',
     caughtBy: ['USR-LIST-02'],

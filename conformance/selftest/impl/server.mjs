@@ -382,6 +382,7 @@ async function handleUsersAlone(req, res, id) {
             return sendResult(res, false);
           if (has('put-success-not-stored')) return sendResult(res, true);
           if (has('put-not-atomic')) await sleep(250);
+          byIdCache.delete(user.id);
           await change(revived(user));
           return sendResult(res, !has('create-answers-failure'));
         }
@@ -416,8 +417,13 @@ async function handleUsersAlone(req, res, id) {
     case 'HEAD': {
       if (!store.has(key) && has('get-creates')) await change({ id: key, name: '', profession: '' });
       // get-serves-first-user: any id that exists is answered with the first user of the list.
-      const user =
+      let user =
         has('get-serves-first-user') && store.has(key) ? store.values().next().value : store.get(key);
+      // get-stale-after-post: the user as first read by id, while it is held (a POST does not renew it).
+      if (user && has('get-stale-after-post')) {
+        user = byIdCache.get(key) ?? user;
+        byIdCache.set(key, user);
+      }
       if (!user) {
         res.writeHead(204);
         return res.end();
@@ -429,6 +435,7 @@ async function handleUsersAlone(req, res, id) {
       if (partial && (partial.name === undefined || partial.profession === undefined))
         return send(res, 500, 'text/plain', 'NullPointerException');
       const existed = store.has(key);
+      if (existed) byIdCache.delete(key);
       if (existed && has('delete-not-atomic')) await sleep(250);
       if (existed && has('delete-applies-late')) pendingRemoval = { key, removed: partial };
       else if (existed) {
@@ -443,6 +450,8 @@ async function handleUsersAlone(req, res, id) {
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** get-stale-after-post: users as GET by id first served them; a PUT that stores or a DELETE that removes the id drops one, a POST does not. */
+const byIdCache = new Map();
 /**
  * delete-applies-late: a DELETE of an existing id answers success and leaves the user; the removal is made
  * when the next write of the users (any PUT, POST or DELETE, of any id) arrives, before that write.
