@@ -77,6 +77,14 @@ function send(api: Api, op: Operation, form?: string): Promise<Reply> {
   }
 }
 
+/**
+ * Whether a step's findings hold a MUST disagreement about what the write did or answered, not only how
+ * its answer is labelled (a media type every answer shares): a rule that stops at a wrong write goes on
+ * past a wrong label, which another rule names.
+ */
+export const wrongBeyondLabel = (found: readonly Disagreement[]): boolean =>
+  found.some((d) => d.level === 'MUST' && d.signature.aspect !== 'media-type');
+
 export interface Step {
   reply: Reply;
   observed: Observed;

@@ -3,7 +3,7 @@
 // the writings integer parsers commonly accept (Java's Integer.parseInt of the original service, and
 // JavaScript's Number, among them); a writing the implementation refuses is no finding.
 import { expectOn, type Reply, resultOf } from '../support/http.ts';
-import { lateAtNextWrite, step } from '../support/judged-users.ts';
+import { lateAtNextWrite, step, wrongBeyondLabel } from '../support/judged-users.ts';
 import { observeUser } from '../support/read-back.ts';
 import { rule, test } from '../support/rule.ts';
 import {
@@ -40,7 +40,7 @@ test(
         { kind: 'put', user: { id: written, name: `${user.name}-put${i}`, profession: user.profession } },
         { features: [`form id: ${written.startsWith('+') ? 'plus' : 'zeros'}`] },
       );
-      if (put.found.some((d) => d.level === 'MUST')) return;
+      if (wrongBeyondLabel(put.found)) return;
       const read = await ctx.api.readUser(written);
       if (read) expectSameUser(read, current, `GET /UserService/users/${written} serves user ${user.id}`);
       const update = {

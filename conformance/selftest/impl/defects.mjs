@@ -410,10 +410,13 @@ export const SINGLES = {
  * - A PUT of a new id stores and answers failure, or answers success and stores nothing.
  * - A POST acts on the first user of the list, writing the whole form onto it, or updates the name only
  *   (measured: the report is the first-user cause alone, USR-POST-02 passing; the merge is never made).
+ * - A PUT of an existing id with other fields adds a second user with the id, or replaces the user
+ *   (measured: the second user alone; the replacement is never made).
  */
 export const EXCLUSIVE = [
   ['create-answers-failure', 'put-success-not-stored'],
   ['first-user-equality', 'post-partial'],
+  ['put-adds-duplicate-id', 'put-overwrites'],
 ];
 
 /**
