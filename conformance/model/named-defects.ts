@@ -156,6 +156,15 @@ export const NAMED_DEFECTS = {
     },
     title: 'GET by id serves a user as it was before a POST changed it (a stale copy)',
   },
+  /** A lying reader (model/readers.ts): the list shows a user as it was before a POST changed it. */
+  listStaleAfterPost: {
+    signature: {
+      operation: 'GET list',
+      aspect: 'state-change',
+      seen: 'stale: shows a user as it was before a POST',
+    },
+    title: 'GET list shows a user as it was before a POST changed it (a stale list)',
+  },
   /** A lying reader (model/readers.ts): the list still shows a user that DELETE removed. */
   listShowsDeleted: {
     signature: { operation: 'GET list', aspect: 'state-change', seen: 'shows a deleted user' },

@@ -52,6 +52,7 @@ export type ReaderDefect = Extract<
   | 'getStale'
   | 'listShowsDeleted'
   | 'listStale'
+  | 'listStaleAfterPost'
   | 'listMissesLongIds'
   | 'listMissesNonAscii'
   | 'listOnePerName'
@@ -162,6 +163,17 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
         found: named(
           'getServesAnotherUser',
           `GET /UserService/users/${id} serves ${showUser(served)}, where the list shows ${showUser(want)} as written`,
+        ),
+      });
+    // The list shows the user as it was before the check's POST, and GET by id as the POST made it.
+    const listedWas = !!was && inList.length === 1 && sameUser(was, inList[0]);
+    if (want && byIdAgrees && listedWas && !out.some((l) => l.reader === 'GET list'))
+      out.push({
+        reader: 'GET list',
+        defect: 'listStaleAfterPost',
+        found: named(
+          'listStaleAfterPost',
+          `GET list shows ${showUser(inList[0] as SeenUser)}, as it was before a POST changed it, where GET by id serves ${showUser(want)} as written`,
         ),
       });
     // The list shows a user that DELETE removed and GET by id no longer serves.
@@ -349,7 +361,7 @@ export function throughBothLiars(
 ): SeenUser | null | undefined {
   if (served === undefined) return undefined;
   if (served === null) return null;
-  if (listLie === 'listStale') return undefined;
+  if (listLie === 'listStale' || listLie === 'listStaleAfterPost') return undefined;
   const inList = listed?.filter((u) => u.id === id) ?? [];
   return inList.length === 1 ? inList[0] : undefined;
 }

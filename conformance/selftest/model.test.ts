@@ -657,6 +657,13 @@ describe('the executable model of the spec', () => {
       ).to.deep.equal([]);
     });
 
+    it('names the list stale when it shows the user as it was before the POST, and GET by id the POST made', () => {
+      const was = { ...kept, name: 'k-before' };
+      expect(named(answers({ listed: [was], before: { '11': was } }))).to.deep.equal([
+        'GET list: GET list | state-change | stale: shows a user as it was before a POST',
+      ]);
+    });
+
     it('names the list when it shows a removed user that GET by id no longer serves', () => {
       const removed = { id: '12', name: 'r', profession: 'q' };
       expect(named(answers({ listed: [kept, removed] }))).to.deep.equal([

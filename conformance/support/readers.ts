@@ -42,6 +42,7 @@ export const OWN_RULE: Record<ReaderDefect, string> = {
   listOnePerName: 'USR-LIST-02',
   // A read right after a change is what the freshness rule is about.
   listStale: 'USR-FRESH-01',
+  listStaleAfterPost: 'USR-FRESH-01',
   headListStatus: 'USR-HEAD-02',
 };
 
@@ -137,13 +138,14 @@ async function runCheck(
     // A short id too: a list that leaves out long ids would not show it, removed or not.
     const removed = user(shortId());
     const users = [kept, short, nonAscii, sameName, removed];
-    // `kept` read by id, then its name changed by POST: a GET by id that keeps what it first served shows
-    // the old name. Its profession kept: a POST that changes the name only changes what this one does.
+    // `kept` read by id and in the list, then its name changed by POST: a reader that keeps what it last
+    // served (and is renewed by PUT and DELETE only) shows the old name. Its profession kept: a POST that changes the name only changes what this one does.
     const changed = { ...kept, name: `${kept.name}-post` };
     try {
       for (const user of users) await api.put(user);
       await api.del(removed.id);
       await api.get(`/UserService/users/${kept.id}`);
+      await api.get('/UserService/users');
       await api.post(changed);
       // A next write that changes nothing (a PUT of an existing id, with its fields): a write whose effect
       // comes only with the next write (model/late.ts) has come before the reads, so that both readers

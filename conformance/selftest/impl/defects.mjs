@@ -359,6 +359,12 @@ export const SINGLES = {
     caughtBy: ['USR-FRESH-01'],
     defects: ['GET by id | state-change | stale: serves a user as it was before a POST'],
   },
+  'list-stale-after-post': {
+    wrong:
+      'GET list answers the list it answered last until a PUT or DELETE changes the collection: a POST does not renew it (written elsewhere, issue 45)',
+    caughtBy: ['USR-FRESH-01'],
+    defects: ['GET list | state-change | stale: shows a user as it was before a POST'],
+  },
   'list-shows-deleted': {
     wrong: 'GET list still shows users that were deleted',
     caughtBy: ['USR-LIST-02'],

@@ -323,7 +323,10 @@ async function handleUsersAlone(req, res, id) {
         const body =
           has('stale-list') && listCache && Date.now() - listCache.at < 60_000
             ? listCache.body
-            : `<userList>${[...listed.map((k) => store.get(k) ?? tombstones.get(k)), ...[...twins.values()].flat()].map(userXml).join('')}</userList>`;
+            : has('list-stale-after-post') && listKept !== undefined
+              ? listKept
+              : `<userList>${[...listed.map((k) => store.get(k) ?? tombstones.get(k)), ...[...twins.values()].flat()].map(userXml).join('')}</userList>`;
+        if (has('list-stale-after-post')) listKept = body;
         if (has('stale-list') && (!listCache || listCache.body !== body))
           listCache = { at: Date.now(), body };
         if (req.method === 'HEAD' && has('head-with-body')) {
@@ -383,6 +386,7 @@ async function handleUsersAlone(req, res, id) {
           if (has('put-success-not-stored')) return sendResult(res, true);
           if (has('put-not-atomic')) await sleep(250);
           byIdCache.delete(user.id);
+          listKept = undefined;
           await change(revived(user));
           return sendResult(res, !has('create-answers-failure'));
         }
@@ -435,7 +439,10 @@ async function handleUsersAlone(req, res, id) {
       if (partial && (partial.name === undefined || partial.profession === undefined))
         return send(res, 500, 'text/plain', 'NullPointerException');
       const existed = store.has(key);
-      if (existed) byIdCache.delete(key);
+      if (existed) {
+        byIdCache.delete(key);
+        listKept = undefined;
+      }
       if (existed && has('delete-not-atomic')) await sleep(250);
       if (existed && has('delete-applies-late')) pendingRemoval = { key, removed: partial };
       else if (existed) {
@@ -452,6 +459,8 @@ async function handleUsersAlone(req, res, id) {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** get-stale-after-post: users as GET by id first served them; a PUT that stores or a DELETE that removes the id drops one, a POST does not. */
 const byIdCache = new Map();
+/** list-stale-after-post: the list's body as last answered; a PUT that stores or a DELETE that removes drops it, a POST does not. */
+let listKept;
 /**
  * delete-applies-late: a DELETE of an existing id answers success and leaves the user; the removal is made
  * when the next write of the users (any PUT, POST or DELETE, of any id) arrives, before that write.
