@@ -444,8 +444,10 @@ export async function lateAtNextWrite(
   const own = canonicalId(op.kind === 'put' ? op.user.id : op.id) ?? '';
   const held = Object.keys(modelOf(api.log).state(api.baseUrl).users);
   for (const id of new Set([own, ...held])) await observeUser(api, id);
-  // A DELETE may have been made on the first user of the list: the list as it met it, its change not made.
-  const first = op.kind === 'delete' ? (await listSnapshot(api))?.[0] : undefined;
+  // A DELETE may have been made on the first user of the list: the list as it met it, its change not made
+  // (not a list known to lie: a stale one shows a first user gone long since, as step() reads it).
+  const first =
+    op.kind === 'delete' && !listLiesTo(modelOf(api.log)) ? (await listSnapshot(api))?.[0] : undefined;
   return probeLate(api, { op, reply, first });
 }
 
