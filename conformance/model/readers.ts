@@ -25,10 +25,19 @@ export interface ReaderAnswers {
   /** The users the check wrote, as the model expects them after its writes: a user, or null (removed). */
   expected: Readonly<Record<string, ModelUser | null>>;
   /**
-   * Users the check read by id, then changed by POST: as they were before (a GET by id that keeps what it
-   * first served shows these).
+   * Users the check changed by POST, as they were before it (a reader that keeps what it last served shows
+   * these): some read by id before their POST, others first read by id right after it.
    */
   before?: Readonly<Record<string, ModelUser>>;
+  /**
+   * What the readers showed right after the POSTs, before any other write: GET by id of the users changed
+   * that it had not served before (a first read: no copy to keep), and the list. A reader renewed only by
+   * PUT and DELETE shows the POSTs here and no longer after the check's next write (of another user).
+   */
+  afterPost?: {
+    byId: Readonly<Record<string, SeenUser | null>>;
+    listed?: readonly SeenUser[];
+  };
   /** What GET by id served for each of those ids: a user (whatever its id), or null when none. */
   byId: Readonly<Record<string, SeenUser | null>>;
   /** The list's users; undefined when the list was not readable. */
@@ -114,23 +123,26 @@ export const lieOf = (
     ? undefined
     : liars.find((l) => l.reader === reader && LIE_SHOWN[reader].has(d.signature.aspect));
 
-/** The readers that lie, each with its defect (the list with two, when two causes each leave out a user). */
+/**
+ * The readers that lie, each with its defects: a reader may lie in two ways at once (GET by id serving
+ * another user and a stale copy; the list stale after a POST and showing deleted users), each named once.
+ */
 export function lyingReaders(answers: ReaderAnswers): Liar[] {
   const out: Liar[] = [];
   const { expected, byId, listed } = answers;
+  const add = (reader: Reader, defect: ReaderDefect, message: string) => {
+    if (!out.some((l) => l.defect === defect)) out.push({ reader, defect, found: named(defect, message) });
+  };
   // HEAD answers what GET of the list answers: a 2xx GET and another status for HEAD is HEAD's own.
   if (is2xx(answers.listStatus) && answers.headStatus !== answers.listStatus)
-    out.push({
-      reader: 'HEAD list',
-      defect: 'headListStatus',
-      found: named(
-        'headListStatus',
-        `HEAD /UserService/users answered ${answers.headStatus} where GET of the list answered ${answers.listStatus}: HEAD answers the status and headers of GET`,
-      ),
-    });
+    add(
+      'HEAD list',
+      'headListStatus',
+      `HEAD /UserService/users answered ${answers.headStatus} where GET of the list answered ${answers.listStatus}: HEAD answers the status and headers of GET`,
+    );
   if (!listed) return out;
+  const postShown = postTookEffect(answers);
   for (const [id, want] of Object.entries(expected)) {
-    const inList = listed.filter((u) => u.id === id);
     const listAgrees = listShows(listed, id, want);
     const served = byId[id];
     if (served === undefined) continue;
@@ -138,61 +150,81 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
     // GET by id serves another user than the one its id names: where the list shows the user as written,
     // or (whatever the list shows) a user of another id, which no state explains.
     const anotherId = !!served && served.id !== id;
-    // Or, with its own id, the user as it was before the check's POST changed it (a copy kept): stale.
+    // Or, with its own id, the user as it was before the check's POST changed it (a copy kept): stale,
+    // where the list shows the POST made, or a user first read by id after its POST does.
     const was = answers.before?.[id];
-    const stale = !!was && !!served && !anotherId && sameUser(was, served) && listAgrees;
-    if (want && served && stale && !out.some((l) => l.reader === 'GET by id'))
-      out.push({
-        reader: 'GET by id',
-        defect: 'getStale',
-        found: named(
-          'getStale',
-          `GET /UserService/users/${id} serves ${showUser(served)}, as it was before a POST changed it, where the list shows ${showUser(want)} as written`,
-        ),
-      });
-    if (
-      want &&
-      served &&
-      !byIdAgrees &&
-      (listAgrees || anotherId) &&
-      !out.some((l) => l.reader === 'GET by id')
-    )
-      out.push({
-        reader: 'GET by id',
-        defect: 'getServesAnotherUser',
-        found: named(
-          'getServesAnotherUser',
-          `GET /UserService/users/${id} serves ${showUser(served)}, where the list shows ${showUser(want)} as written`,
-        ),
-      });
-    // The list shows the user as it was before the check's POST, and GET by id as the POST made it.
-    const listedWas = !!was && inList.length === 1 && sameUser(was, inList[0]);
-    if (want && byIdAgrees && listedWas && !out.some((l) => l.reader === 'GET list'))
-      out.push({
-        reader: 'GET list',
-        defect: 'listStaleAfterPost',
-        found: named(
-          'listStaleAfterPost',
-          `GET list shows ${showUser(inList[0] as SeenUser)}, as it was before a POST changed it, where GET by id serves ${showUser(want)} as written`,
-        ),
-      });
+    const stale = !!was && !!served && !anotherId && sameUser(was, served) && (listAgrees || postShown);
+    if (want && served && stale)
+      add(
+        'GET by id',
+        'getStale',
+        `GET /UserService/users/${id} serves ${showUser(served)}, as it was before a POST changed it, where ${listAgrees ? 'the list shows' : 'a user first read by id after the same POST shows it made:'} ${showUser(want)}`,
+      );
+    if (want && served && !stale && !byIdAgrees && (listAgrees || anotherId))
+      add(
+        'GET by id',
+        'getServesAnotherUser',
+        `GET /UserService/users/${id} serves ${showUser(served)}, where the list shows ${showUser(want)} as written`,
+      );
     // The list shows a user that DELETE removed and GET by id no longer serves.
-    if (!want && inList.length && byIdAgrees && !out.some((l) => l.reader === 'GET list'))
-      out.push({
-        reader: 'GET list',
-        defect: 'listShowsDeleted',
-        found: named(
-          'listShowsDeleted',
-          `GET list still shows ${showUser(inList[0] as SeenUser)} after its DELETE answered success, where GET by id no longer serves it`,
-        ),
-      });
+    const inList = listed.filter((u) => u.id === id);
+    if (!want && inList.length && byIdAgrees)
+      add(
+        'GET list',
+        'listShowsDeleted',
+        `GET list still shows ${showUser(inList[0] as SeenUser)} after its DELETE answered success, where GET by id no longer serves it`,
+      );
   }
-  const byIdServesAnother = out.some((l) => l.reader === 'GET by id');
+  const byIdServesAnother = out.some((l) => l.defect === 'getServesAnotherUser');
+  const afterPost = listStaleAfterPost(answers, byIdServesAnother);
+  if (afterPost) add('GET list', 'listStaleAfterPost', afterPost);
   const hit = deleteHitAnother(answers, byIdServesAnother);
-  if (hit && !out.some((l) => l.reader === 'GET list')) out.push({ reader: 'GET list', ...hit });
+  if (hit) add('GET list', 'listShowsDeleted', hit);
   // Why the list leaves out users: a list may show deleted users and leave out others too.
   for (const leftOut of leavesOut(answers, byIdServesAnother)) out.push({ reader: 'GET list', ...leftOut });
   return out;
+}
+
+/**
+ * Whether GET by id, reading a user for the first time right after the POST that changed it, serves the
+ * POST made: the POST takes effect (what a copy kept by an earlier read would hide).
+ */
+function postTookEffect({ expected, afterPost }: ReaderAnswers): boolean {
+  return Object.entries(afterPost?.byId ?? {}).some(([id, served]) => {
+    const want = expected[id];
+    return !!want && agrees(want, served);
+  });
+}
+
+/**
+ * The list shows a user as it was before its POST, right after the POSTs or at the end, where GET by id
+ * serves the POST made (reading it first right after the POST, or at the end); or, with GET by id known to
+ * serve another user, where the list itself shows the POST made after the check's next write (of
+ * another user): that write renewed it.
+ */
+function listStaleAfterPost(answers: ReaderAnswers, byIdServesAnother: boolean): string | undefined {
+  const { expected, before, afterPost, byId, listed } = answers;
+  const was = (id: string, inList: readonly SeenUser[] | undefined): SeenUser | undefined => {
+    const shown = inList?.filter((u) => u.id === id) ?? [];
+    const old = before?.[id];
+    return old && shown.length === 1 && sameUser(old, shown[0] as SeenUser) ? shown[0] : undefined;
+  };
+  for (const id of Object.keys(before ?? {})) {
+    const want = expected[id];
+    if (!want || sameUser(before?.[id] as ModelUser, want)) continue;
+    const shownThen = was(id, afterPost?.listed);
+    if (byIdServesAnother) {
+      if (shownThen && listed && listShows(listed, id, want))
+        return `GET list shows ${showUser(shownThen)}, as it was before a POST changed it, until a PUT of another user: then ${showUser(want)} as written`;
+      continue;
+    }
+    const readThen = afterPost?.byId[id] ?? byId[id];
+    const shown =
+      shownThen && agrees(want, readThen) ? shownThen : agrees(want, byId[id]) ? was(id, listed) : undefined;
+    if (shown)
+      return `GET list shows ${showUser(shown)}, as it was before a POST changed it, where GET by id serves ${showUser(want)} as written`;
+  }
+  return undefined;
 }
 
 /**
@@ -202,10 +234,7 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
  * hits another user is the write rules' finding). With GET by id known to serve another user, only
  * whether it serves one at all is taken from it (as throughBothLiars).
  */
-function deleteHitAnother(
-  answers: ReaderAnswers,
-  byIdServesAnother: boolean,
-): Pick<Liar, 'defect' | 'found'> | undefined {
+function deleteHitAnother(answers: ReaderAnswers, byIdServesAnother: boolean): string | undefined {
   const { expected, byId, listed, byIdBefore } = answers;
   if (!listed || !byIdBefore) return undefined;
   const entries = Object.entries(expected);
@@ -221,13 +250,7 @@ function deleteHitAnother(
   );
   const shown = gone && listed.find((u) => u.id === gone[0]);
   if (!shown) return undefined;
-  return {
-    defect: 'listShowsDeleted',
-    found: named(
-      'listShowsDeleted',
-      `GET list still shows ${showUser(shown)}, which GET by id no longer serves after a DELETE (of user ${missed[0]}) answered success`,
-    ),
-  };
+  return `GET list still shows ${showUser(shown)}, which GET by id no longer serves after a DELETE (of user ${missed[0]}) answered success`;
 }
 
 const digits = (id: string): number => id.replace(/^-/, '').length;

@@ -104,6 +104,17 @@ describe('combinations of single causes', () => {
       }
     });
 
+    it('a defect another cause hides wherever the suite could look (MASKS) may be missing, and may be listed', () => {
+      const hidden = { ...overwrites, hiddenBy: 'put-success-not-stored' };
+      expect(judgeCombination([notStored, hidden], report([]), COULD_NOT_CHECK)).to.deep.equal({
+        sound: true,
+        masked: [`${overwrites.key} (hidden by put-success-not-stored)`],
+        reasons: [],
+      });
+      const both = report([], [notStored.key, overwrites.key]);
+      expect(judgeCombination([notStored, hidden], both, COULD_NOT_CHECK).sound).to.equal(true);
+    });
+
     it('a missing defect none of whose rules is in the report is not masked', () => {
       const verdict = judgeCombination([notStored, overwrites], report([]), COULD_NOT_CHECK);
       expect(verdict.reasons).to.deep.equal([

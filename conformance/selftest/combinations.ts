@@ -55,6 +55,8 @@ export interface CombinationReport {
 export interface ExpectedDefect {
   key: string;
   caughtBy: readonly string[];
+  /** The cause in the combination that hides this defect wherever the suite could look (MASKS in impl/defects.mjs). */
+  hiddenBy?: string;
 }
 
 export interface CombinationVerdict {
@@ -70,7 +72,8 @@ export interface CombinationVerdict {
  * A combination's report against the union of its single causes' reports (issue 45): exactly the union,
  * except that a defect may be missing when another one masks it (no user can be created, so an
  * overwrite is never met): then each of its rules in the report says `could not check:`, naming a
- * defect the report lists (report/summary.ts gives the rule that defect's id). A defect outside the union is never allowed.
+ * defect the report lists (report/summary.ts gives the rule that defect's id); or when another cause
+ * hides it wherever the suite could look (`hiddenBy`). A defect outside the union is never allowed.
  */
 export function judgeCombination(
   expected: readonly ExpectedDefect[],
@@ -85,8 +88,12 @@ export function judgeCombination(
     .sort()
     .map((key) => `not expected: ${key}`);
   const masked: string[] = [];
-  for (const { key, caughtBy } of [...expected].sort((a, b) => a.key.localeCompare(b.key))) {
+  for (const { key, caughtBy, hiddenBy } of [...expected].sort((a, b) => a.key.localeCompare(b.key))) {
     if (listedKeys.has(key)) continue;
+    if (hiddenBy) {
+      masked.push(`${key} (hidden by ${hiddenBy})`);
+      continue;
+    }
     const rules = report.rules.filter((r) => caughtBy.includes(r.id));
     const unmasked = rules.filter(
       (r) =>

@@ -664,6 +664,96 @@ describe('the executable model of the spec', () => {
       ]);
     });
 
+    it('names GET by id stale where the list lies too, by a user GET by id first read after the same POST', () => {
+      const was = { ...kept, name: 'k-before' };
+      const fresh = { id: '13', name: 'f', profession: 'p' };
+      const freshWas = { ...fresh, name: 'f-before' };
+      const both = answers({
+        expected: { '11': kept, '13': fresh, '12': null },
+        byId: { '11': was, '13': fresh, '12': null },
+        // A list frozen before the writes: it shows neither.
+        listed: [],
+        listedBefore: [],
+        before: { '11': was, '13': freshWas },
+        afterPost: { byId: { '13': fresh }, listed: [] },
+      });
+      expect(named(both)).to.include(
+        'GET by id: GET by id | state-change | stale: serves a user as it was before a POST',
+      );
+      // The first read shows no POST made either: the POSTs did nothing, no reader lies for it.
+      const none = {
+        ...both,
+        byId: { '11': was, '13': freshWas, '12': null },
+        afterPost: { byId: { '13': freshWas } },
+      };
+      expect(named(none)).to.not.include(
+        'GET by id: GET by id | state-change | stale: serves a user as it was before a POST',
+      );
+    });
+
+    it('names the list stale after a POST by what it showed right after it, beside GET by id stale, and beside a deleted user', () => {
+      const was = { ...kept, name: 'k-before' };
+      const fresh = { id: '13', name: 'f', profession: 'p' };
+      const freshWas = { ...fresh, name: 'f-before' };
+      const removed = { id: '12', name: 'r', profession: 'q' };
+      const base = answers({
+        expected: { '11': kept, '13': fresh, '12': null },
+        byId: { '11': was, '13': fresh, '12': null },
+        listed: [kept, fresh],
+        before: { '11': was, '13': freshWas },
+        afterPost: { byId: { '13': fresh }, listed: [was, freshWas] },
+      });
+      expect(named(base)).to.deep.equal([
+        'GET by id: GET by id | state-change | stale: serves a user as it was before a POST',
+        'GET list: GET list | state-change | stale: shows a user as it was before a POST',
+      ]);
+      expect(
+        named({ ...base, byId: { '11': kept, '13': fresh, '12': null }, listed: [kept, fresh, removed] }),
+      ).to.deep.equal([
+        'GET list: GET list | state-change | shows a deleted user',
+        'GET list: GET list | state-change | stale: shows a user as it was before a POST',
+      ]);
+    });
+
+    it('names the list stale after a POST beside GET by id serving another user, by the list renewed at the next write', () => {
+      const first = { id: '1', name: 'Ada', profession: 'Analyst' };
+      const fresh = { id: '13', name: 'f', profession: 'p' };
+      const freshWas = { ...fresh, name: 'f-before' };
+      const both = answers({
+        expected: { '11': kept, '13': fresh, '12': null },
+        byId: { '11': first, '13': first, '12': null },
+        listed: [kept, fresh],
+        before: { '13': freshWas },
+        afterPost: { byId: { '13': first }, listed: [kept, freshWas] },
+      });
+      expect(named(both)).to.deep.equal([
+        'GET by id: GET by id | state-change | serves another user',
+        'GET list: GET list | state-change | stale: shows a user as it was before a POST',
+      ]);
+      // Still as before the POST at the end: the POST not made, not a list renewed late.
+      expect(named({ ...both, listed: [kept, freshWas] })).to.deep.equal([
+        'GET by id: GET by id | state-change | serves another user',
+      ]);
+    });
+
+    it('names GET by id twice: a stale copy of one user, another user for another id', () => {
+      const was = { ...kept, name: 'k-before' };
+      const short = { id: '13', name: 's', profession: 't' };
+      expect(
+        named(
+          answers({
+            expected: { '11': kept, '13': short, '12': null },
+            byId: { '11': was, '13': kept, '12': null },
+            listed: [kept, short],
+            before: { '11': was },
+          }),
+        ),
+      ).to.deep.equal([
+        'GET by id: GET by id | state-change | stale: serves a user as it was before a POST',
+        'GET by id: GET by id | state-change | serves another user',
+      ]);
+    });
+
     it('names the list when it shows a removed user that GET by id no longer serves', () => {
       const removed = { id: '12', name: 'r', profession: 'q' };
       expect(named(answers({ listed: [kept, removed] }))).to.deep.equal([

@@ -33,6 +33,7 @@ import {
   type Defect,
   declaredAsListed,
   EXCLUSIVE,
+  MASKS,
   NOT_YET_UNION,
   OUTSIDERS,
   QUICK,
@@ -418,6 +419,12 @@ describe('conformance suite self-test', () => {
   const drawn = rng(pairsSeed);
   const holds = (c: readonly string[], pairs: ReadonlyArray<readonly string[]>) =>
     pairs.some((pair) => pair.every((n) => c.includes(n)));
+  /** The cause of `names` that hides every cause of `key` in it (MASKS), if one does. */
+  const hiddenIn = (names: readonly string[], key: string): { hiddenBy?: string } => {
+    const causes = names.filter((n) => wholeReports[n]?.includes(key));
+    const by = names.find((hider) => causes.every((c) => MASKS.some(([h, m]) => h === hider && m === c)));
+    return by ? { hiddenBy: by } : {};
+  };
   const drawable = (c: readonly string[]) => !holds(c, NOT_YET_UNION) && !holds(c, EXCLUSIVE);
   const combinations =
     process.env.SELFTEST_PAIRS === 'all'
@@ -450,6 +457,7 @@ describe('conformance suite self-test', () => {
           expected.map((key) => ({
             key,
             caughtBy: names.filter((n) => wholeReports[n]?.includes(key)).flatMap((n) => caughtBy[n] ?? []),
+            ...hiddenIn(names, key),
           })),
           {
             defects: run.summary.defects.map((d) => ({ id: d.id, key: signatureKey(d.signature) })),

@@ -1,10 +1,11 @@
 /**
  * Which reader lies, established once per worker before the rules depend on the readers (issue 45):
- * the list is read, five users are written (three with a shorter id than the suite's, one of those with
- * a name outside ASCII, two others with one name), one of them removed, one read by id and then changed
- * by POST, and a write that changes nothing sent, on an instance of the check's own when the suite can start one (else on the target: the users
- * are the check's own, removed after it), and read back through GET by id, the list and HEAD of the
- * list. model/readers.ts names the reader that lies.
+ * the list is read; seven users are written (one with the suite's long ids, the others shorter; one
+ * with a name outside ASCII, two with one name) and one of them removed; two are changed by POST, one of
+ * them read by id before, the other read by id and in the list right after; a user more is written, and
+ * all are read back through GET by id, the list and HEAD of the list. On an instance of the check's own
+ * when the suite can start one (else on the target: the users are the check's own, removed after it).
+ * model/readers.ts names the reader that lies.
  *
  * Once one lies, the rules read state through the one that does not (support/judged-users.ts readBack,
  * Api.readUser, support/users.ts expectStored/expectAbsent); the rule about that reader fails with the
@@ -128,7 +129,15 @@ async function runCheck(
       name,
       profession: randomText('readers-prof'),
     });
-    const kept = user(randomId());
+    // Two users changed by POST, short ids (a list that leaves out long ids shows them): `kept` read by id
+    // and in the list before its POST, `fresh` in the list only. A reader that keeps what it last served
+    // (renewed by PUT and DELETE only) shows `kept` unchanged after the POST; GET by id reading `fresh` first
+    // after its POST has no copy to keep, so it shows whether the POSTs take effect. Names changed,
+    // professions kept: a POST that changes the name only changes what these do.
+    const kept = user(shortId());
+    const fresh = user(shortId());
+    // A long id, the suite's kind: a list that leaves out long ids leaves this one out.
+    const long = user(randomId());
     const short = user(shortId());
     // A name outside ASCII, with a short id: a list that leaves it out does so for its text alone. No
     // space: a form decoder that keeps "+" for one would store another name, and no reader could agree.
@@ -137,23 +146,49 @@ async function runCheck(
     const sameName = user(shortId(), short.name);
     // A short id too: a list that leaves out long ids would not show it, removed or not.
     const removed = user(shortId());
-    const users = [kept, short, nonAscii, sameName, removed];
-    // `kept` read by id and in the list, then its name changed by POST: a reader that keeps what it last
-    // served (and is renewed by PUT and DELETE only) shows the old name. Its profession kept: a POST that changes the name only changes what this one does.
-    const changed = { ...kept, name: `${kept.name}-post` };
+    // Written after the POSTs and their reads: a write of another user, which renews a reader kept until
+    // the next PUT or DELETE, and brings a write whose effect comes only with the next write
+    // (model/late.ts), so that both readers are compared on the same state.
+    const next = user(shortId());
+    const users = [kept, fresh, long, short, nonAscii, sameName, removed];
+    type Written = { id: number | string; name: string; profession: string };
+    let posted: Written[] = [kept, fresh];
+    let borrowed: Written | undefined;
     try {
       for (const user of users) await api.put(user);
       await api.del(removed.id);
-      await api.get(`/UserService/users/${kept.id}`);
-      await api.get('/UserService/users');
-      await api.post(changed);
-      // A next write that changes nothing (a PUT of an existing id, with its fields): a write whose effect
-      // comes only with the next write (model/late.ts) has come before the reads, so that both readers
-      // are compared on the same state.
-      await api.put(changed);
+      const keptRead = servedOrNone(observed(await api.get(`/UserService/users/${kept.id}`)));
+      const listedThen = servedUsers(observed(await api.get('/UserService/users')));
+      // Where the PUTs stored nothing (neither reader shows `kept`), a user listed before takes `kept`'s
+      // part, its fields put back after on a shared target: a reader's lie after a POST still shows.
+      const first = listedBefore?.[0];
+      if (
+        keptRead === null &&
+        !listedThen?.some((u) => u.id === String(kept.id)) &&
+        first?.name !== undefined
+      )
+        borrowed = { id: first.id, name: first.name, profession: first.profession ?? '' };
+      if (borrowed) {
+        posted = [borrowed];
+        await api.get(`/UserService/users/${borrowed.id}`);
+      }
+      const changed = posted.map((u) => ({ ...u, name: `${u.name}-post` }));
+      for (const user of changed) await api.post(user);
+      const afterPost = {
+        byId: {} as Record<string, SeenUser | null>,
+        listed: undefined as SeenUser[] | undefined,
+      };
+      if (!borrowed) {
+        const firstRead = servedOrNone(observed(await api.get(`/UserService/users/${fresh.id}`)));
+        if (firstRead !== undefined) afterPost.byId[String(fresh.id)] = firstRead;
+      }
+      afterPost.listed = servedUsers(observed(await api.get('/UserService/users')));
+      await api.put(next);
+      users.push(next);
+      const read: Written[] = [...users, ...(borrowed ? [borrowed] : [])];
       const byIdReplies: Record<string, Reply> = {};
       const byId: Record<string, SeenUser | null> = {};
-      for (const user of users) {
+      for (const user of read) {
         const reply = await api.get(`/UserService/users/${user.id}`);
         const seen = observed(reply);
         byIdReplies[String(user.id)] = reply;
@@ -173,11 +208,16 @@ async function runCheck(
       const found = lyingReaders({
         expected: {
           ...Object.fromEntries(
-            [changed, short, nonAscii, sameName].map((u) => [String(u.id), { ...u, id: String(u.id) }]),
+            // As written, then as the POSTs changed them.
+            [kept, fresh, long, short, nonAscii, sameName, next, ...changed].map((u) => [
+              String(u.id),
+              { ...u, id: String(u.id) },
+            ]),
           ),
           [String(removed.id)]: null,
         },
-        before: { [String(kept.id)]: { ...kept, id: String(kept.id) } },
+        before: Object.fromEntries(posted.map((u) => [String(u.id), { ...u, id: String(u.id) }])),
+        afterPost: { byId: afterPost.byId, ...(afterPost.listed ? { listed: afterPost.listed } : {}) },
         byId,
         byIdBefore,
         ...(listed ? { listed } : {}),
@@ -188,7 +228,7 @@ async function runCheck(
       const shownBy: Record<Reader, Reply> = {
         'HEAD list': head,
         'GET list': list,
-        'GET by id': byIdReplies[String(kept.id)] as Reply,
+        'GET by id': byIdReplies[String(posted[0]?.id)] as Reply,
       };
       return {
         found: found.map((liar) => ({ ...liar, reply: shownBy[liar.reader] })),
@@ -196,7 +236,10 @@ async function runCheck(
         exchanges: [...api.log.exchanges],
       };
     } finally {
-      if (!instance) for (const user of users) await api.del(user.id).catch(() => undefined);
+      if (!instance) {
+        for (const user of users) await api.del(user.id).catch(() => undefined);
+        if (borrowed) await api.post(borrowed).catch(() => undefined);
+      }
     }
   } finally {
     await instance?.stop().catch(() => undefined);

@@ -52,6 +52,8 @@ export declare const SINGLES: Readonly<Record<string, Single>>;
 /** Single causes not yet reported as the union of their reports together (see defects.mjs). */
 export declare const NOT_YET_UNION: ReadonlyArray<readonly string[]>;
 
+/** [hider, hidden]: the first cause hides the second wherever the suite could look (see defects.mjs). */
+export declare const MASKS: ReadonlyArray<readonly [string, string]>;
 /** Switches of server.mjs that change the same step: never on together (see defects.mjs). */
 export declare const EXCLUSIVE: ReadonlyArray<readonly string[]>;
 /** Declared defects as a report would list them: a group stands for its signatures listed (see defects.mjs). */

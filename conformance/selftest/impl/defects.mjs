@@ -426,6 +426,19 @@ export const EXCLUSIVE = [
 ];
 
 /**
+ * Single causes of which the first hides the second wherever the suite could look: together, the second's
+ * defects may be missing from the report (selftest/combinations.ts judgeCombination); it shows once the
+ * first is mended.
+ * - GET by id serving the first user of the list for every id serves no user of the suite's own by its id,
+ *   so whether it keeps a copy of one across a POST cannot show.
+ * - A list answered stale for 60 s from its first answer hides, for the whole run, whether a POST renews it.
+ */
+export const MASKS = [
+  ['get-serves-first-user', 'get-stale-after-post'],
+  ['stale-list', 'list-stale-after-post'],
+];
+
+/**
  * Single causes that, together, are not yet reported as the union of their single reports (issue 45, open):
  * the seeded sample leaves out every combination holding one of these; SELFTEST_PAIRS=all runs them too.
  * (A defect masked by another is allowed for: selftest/combinations.ts judgeCombination.)
@@ -435,9 +448,10 @@ export const EXCLUSIVE = [
  *   answers, request for request), and the DELETE sent again says nothing (measured: 'GET list | user
  *   missing' and 'the default user comes back' besides the union). Elsewhere a PUT of a fresh id tells a
  *   removal made late (support/judged-users.ts probeLate).
- * - A PUT that stores nothing beside a list answered stale for 60 s: the readers' check has no write of
- *   its own that took effect to see the list's lie by, so the rules meet it unnamed (measured: 'GET list
- *   still shows users that DELETE removed', 'user missing' and 'another user' besides the union).
+ * - A PUT that stores nothing beside a list answered stale for 60 s: with nothing of its own stored, the
+ *   readers' check changes a user listed before by POST, and a list frozen since before the writes
+ *   answers as a list that a POST does not renew: the check names that (measured: 'GET list shows a user
+ *   as it was before a POST' in place of 'users just written are missing').
  * delete-applies-late with first-user-equality holds: a DELETE made late on the first user of the list
  * (model/late.ts).
  * @type {string[][]}
