@@ -12,7 +12,9 @@ import { isKnown, unlessKnown } from '../model/findings.ts';
 import {
   appliedLate,
   canonicalId,
+  changeNotMade,
   explainedByAnotherRecord,
+  initialState,
   judgeWrite,
   type Late,
   type Operation as ModelOperation,
@@ -21,7 +23,9 @@ import {
   othersTouched,
   outsideTouched,
   type SeenUser,
+  secondUserAdded,
   touchedFirst,
+  withUser,
 } from '../model/index.ts';
 import { send } from './client.ts';
 import { type Disagreement, type Held, initial, observed, type Signature, toModel } from './model.ts';
@@ -36,6 +40,7 @@ import {
   sendAndJudge,
   type Where,
 } from './sequence.ts';
+import { writeId } from './values.ts';
 
 export interface Diagnosis {
   signature: Signature;
@@ -55,6 +60,16 @@ export async function diagnose(
   setAside: SetAside = new Set(),
   level: Disagreement['level'] = 'MUST',
 ): Promise<Diagnosis | 'known' | undefined> {
+  // A sequence that wrote an id another way (leading zeros, a plus sign) on an implementation that keeps
+  // ids as written: that is the cause it met, however later steps show it (idsKeptAsWritten).
+  const otherWriting = ops.findIndex((op) => 'id' in op && op.id.writing !== 'plain');
+  if (otherWriting >= 0) {
+    const kept = await idsKeptAsWritten(where);
+    if (kept)
+      return isKnown(setAside, kept)
+        ? 'known'
+        : { signature: kept.signature, level: kept.level, message: kept.message, at: otherWriting };
+  }
   const filled = Math.max(0, ...ops.map((op) => (op.kind === 'FILL' ? op.count : 0)));
   try {
     return await diagnoseSteps(where, ops, setAside, level);
@@ -158,9 +173,7 @@ interface Pending {
 
 /** A PUT of a new id or a DELETE answered as the spec says, its effect missing: it may come at the next write. */
 const missingEffect = (op: Concrete, d: Disagreement): boolean =>
-  (op.kind === 'PUT' || op.kind === 'DELETE') &&
-  d.signature.aspect === 'state-change' &&
-  (d.signature.seen === 'not stored' || d.signature.seen === 'not removed');
+  (op.kind === 'PUT' || op.kind === 'DELETE') && changeNotMade(d) && d.signature.seen !== 'unchanged';
 
 /** The pending write made late: its defect's diagnosis, or 'known' when it was reported already. */
 function madeLate(late: Late, pending: Pending, setAside: SetAside): Diagnosis | 'known' | undefined {
@@ -196,6 +209,42 @@ async function probeLate(
   } finally {
     if (where.scope === 'owned')
       await send(where.url, { method: 'DELETE', path: `/UserService/users/${put.value}`, headers: {} });
+  }
+}
+
+/** Past the pool's fills and the late probe's id (PROBE_OFFSET): the id of the probe below. */
+const WRITING_PROBE_OFFSET = 5001n;
+
+/**
+ * Whether the implementation keeps ids as written, as the rules see it (USR-ID-01): a PUT of a fresh id,
+ * then a PUT of the same id written with leading zeros and other fields, then the list. A second user
+ * with the id is that defect (model secondUserAdded), named as the rules name it; undefined otherwise.
+ * Its users are removed afterwards on a shared target.
+ */
+async function idsKeptAsWritten(where: Where): Promise<Disagreement | undefined> {
+  const value = where.pool.fill + WRITING_PROBE_OFFSET;
+  const plain = fillPut({ kind: 'FILL', count: 1, first: value }, 0);
+  const zeros: Concrete = {
+    ...plain,
+    written: writeId(value, 'zeros'),
+    writing: 'zeros',
+    name: { text: `${plain.name.text}-zeros`, cls: 'plain' },
+  };
+  try {
+    const stored = (await send(where.url, request(plain))).observation;
+    const answer = stored && (await send(where.url, request(zeros))).observation;
+    const listed = answer && (await listedNow(where.url));
+    if (!listed) return undefined;
+    const seen = observed(answer);
+    const word = seen.body.kind === 'result' ? seen.body.word : `status ${seen.status}`;
+    const held = toModel(plain);
+    if (held.kind !== 'put') return undefined;
+    const before = withUser(initialState(), { ...held.user, id: plain.value });
+    return secondUserAdded(before, toModel(zeros), plain.value, listed, `answered ${word}`);
+  } finally {
+    if (where.scope === 'owned')
+      for (const written of [plain.written, writeId(value, 'zeros')])
+        await send(where.url, { method: 'DELETE', path: `/UserService/users/${written}`, headers: {} });
   }
 }
 

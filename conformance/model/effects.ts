@@ -46,6 +46,13 @@ function effectOn(
   return 'other fields';
 }
 
+/** A write's own change not made: its user not stored, unchanged, or not removed (it may come late, or be lost). */
+const NOT_MADE: ReadonlySet<string> = new Set<Effect>(['not stored', 'unchanged', 'not removed']);
+
+/** Whether `d` says a write's own change was not made (NOT_MADE): what a write made late or lost shows. */
+export const changeNotMade = (d: Pick<Disagreement, 'signature'>): boolean =>
+  d.signature.aspect === 'state-change' && NOT_MADE.has(d.signature.seen);
+
 const OTHER_VERB: Partial<Record<Operation['kind'], 'put' | 'post'>> = { put: 'post', post: 'put' };
 
 const wordOf = (observed: Observed): string | undefined =>
@@ -123,7 +130,7 @@ export function judgeWrite(
     const wordWrong = expected.body.kind === 'result' && word !== expected.body.word;
     // No result at all (a server error, an unreadable body) and no change: the answer is the one defect.
     const noAnswer = answered.some((d) => d.signature.aspect === 'body-shape');
-    if (noAnswer && ['not stored', 'unchanged', 'not removed'].includes(effect)) return [...answered];
+    if (noAnswer && NOT_MADE.has(effect)) return [...answered];
     if (effect !== 'as expected' || wordWrong) {
       effectWrong = effect !== 'as expected';
       // A PUT of a new id refused (the failure result, nothing stored) where the model sees why: named

@@ -19,6 +19,7 @@ export { type Choices, noChoices } from './choices.ts';
 export {
   adopt,
   adoptList,
+  changeNotMade,
   judgeRestart,
   judgeWrite,
   observeUsers,
@@ -91,6 +92,7 @@ export {
   type State,
   sharedState,
   type Worker,
+  withUser,
 } from './state.ts';
 export { explainedByAnotherRecord, othersTouched, outsideTouched, touchedFirst } from './touched.ts';
 export { incompleteUser, sameUser, showUser } from './users.ts';

@@ -1195,6 +1195,13 @@ describe('explorer: against the self-test implementation', function () {
     ]);
   });
 
+  it('names ids kept as written (007 beside 7 two users) once, as the rules name it, not by each step an id written otherwise fails at', async () => {
+    const result = await run('id-as-text', 6000, 1, { concurrentMs: 0 });
+    expect(result.defects.map((d) => d.title)).to.deep.equal([
+      'PUT (existing id): state-change: adds a second user with the same id',
+    ]);
+  });
+
   it('finds and names once a section B defect (DELETE of a domain answers 200 with its id only), and its script replays it with the ids of the new instance', async () => {
     const result = await run('domain-delete-partial', 8000, 2);
     expect(result.defects.map((d) => d.title)).to.deep.equal([

@@ -11,6 +11,7 @@ import {
   appliedLate,
   apply,
   canonicalId,
+  changeNotMade,
   type Disagreement,
   explainedByAnotherRecord,
   type Held,
@@ -366,8 +367,7 @@ async function confirmLost(
 ): Promise<{ found: Disagreement[]; state?: State }> {
   const missing = found.find(
     (d) =>
-      (d.signature.aspect === 'state-change' &&
-        ['not stored', 'unchanged', 'not removed'].includes(d.signature.seen)) ||
+      changeNotMade(d) ||
       (op.kind === 'delete' &&
         [DEFAULT_BACK_KEY, UNKNOWN_DELETE_SUCCESS].includes(signatureKey(d.signature))),
   );
