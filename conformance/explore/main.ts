@@ -15,9 +15,10 @@ import { fileURLToPath } from 'node:url';
 import { request } from '@playwright/test';
 import { checkReaders } from '../support/readers.ts';
 import { commandCwd, startCommandInstance, waitUntilAnswering } from '../support/target.ts';
-import { type ExploreResult, explore, type Instance, type Targets } from './explore.ts';
+import { type ExploreResult, explore, type Targets } from './explore.ts';
 import { newSeed } from './prng.ts';
 import { text } from './render.ts';
+import type { Instance } from './sequence.ts';
 import { markdown } from './summary.ts';
 
 const USAGE =

@@ -44,7 +44,7 @@ import {
   resolve,
 } from './operations.ts';
 import type { Pool } from './values.ts';
-import { slotCount, valueAt } from './values.ts';
+import { freshPool, slotCount, valueAt } from './values.ts';
 
 export interface Step {
   op: Operation;
@@ -67,6 +67,19 @@ export interface Where {
   restart?: () => Promise<void>;
   /** Judged on MUST disagreements only; else SHOULD ones count too, each a defect of its level. */
   mustOnly?: boolean;
+}
+
+export interface Instance {
+  url: string;
+  stop(): Promise<void>;
+  /** Stops it and starts it again on the same port and data: sequences on it then restart it now and then. */
+  restart?(): Promise<void>;
+}
+
+/** A sequence's place on a fresh instance: all of it judged, and restarts when the instance has them. */
+export function onFresh(instance: Instance | undefined, url: string, asyncMs?: number): Where {
+  const restart = instance?.restart?.bind(instance);
+  return { url, pool: freshPool(), scope: 'all', asyncMs, ...(restart ? { restart } : {}) };
 }
 
 /** Whole-list reads and restarts (a restart is judged by the list read after it). */

@@ -62,7 +62,7 @@ const ACCEPTED_AND_REFUSED = 'accepted and refused';
 /**
  * A disagreement named by the input's features (the same input accepted once and refused later): the
  * input is its cause only when the same steps with plain inputs do not disagree there too (the explorer
- * asks, explore/explore.ts); a failure of plain inputs has the rules' name.
+ * asks, explore/confirm.ts withoutTheInput); a failure of plain inputs has the rules' name.
  */
 export const inputHeld = (s: Signature): boolean => s.aspect === 'status' && s.seen === ACCEPTED_AND_REFUSED;
 

@@ -16,9 +16,10 @@ import fc from 'fast-check';
 import { type AppOperation, absentId, appSequenceSource, NOTHING_CREATED } from '../explore/apps.ts';
 import { send } from '../explore/client.ts';
 import { judgeRound, type Recorded } from '../explore/concurrent.ts';
+import { withoutTheInput } from '../explore/confirm.ts';
 import type { ShownExchange } from '../explore/defect.ts';
 import { diagnose, firstUserChanged, firstUserNamed } from '../explore/diagnose.ts';
-import { type ExploreOptions, explore, withoutTheInput } from '../explore/explore.ts';
+import { type ExploreOptions, explore } from '../explore/explore.ts';
 import { drain, sequenceSource, stateCheck } from '../explore/generate.ts';
 import { features, initial, reconsider, type Signature, signatureKey, step } from '../explore/model.ts';
 import {

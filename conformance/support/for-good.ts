@@ -1,6 +1,6 @@
 /**
  * Whether a service fails for good or failed for a moment, told the same way by the rules
- * (support/judged.ts) and the explorer (explore/explore.ts): by a few reads of the list spread over a
+ * (support/judged.ts) and the explorer (explore/confirm.ts): by a few reads of the list spread over a
  * few seconds, named then by model/named-defects.ts serverErrorUnderConcurrency.
  */
 
