@@ -218,7 +218,11 @@ export async function shrinkAndConfirm(seen: Found): Promise<Defect | undefined>
           ...mustOnly,
         }
       : await clean();
-  const diagnosed = await diagnose(diagnoseOn, shrunk.ops, found.setAside, found.level);
+  let diagnosed = await diagnose(diagnoseOn, shrunk.ops, found.setAside, found.level);
+  // Nothing named on a fresh instance: the cause may be a user of the current one that the sequence did
+  // not write (another user with the fields a PUT sent, model refusalCause), so read back there too.
+  if (diagnosed === undefined && scope === 'owned' && found.freshInstance)
+    diagnosed = await diagnose(await clean(), shrunk.ops, found.setAside, found.level);
   // A failure that only defects reported already explain is one of their consequences: not reported.
   if (diagnosed === 'known') return undefined;
   const diagnosis = diagnosed;

@@ -1203,6 +1203,13 @@ describe('explorer: against the self-test implementation', function () {
     ]);
   });
 
+  it('names a PUT refused for another user with its fields once by that cause, also where a round met it through a user of the shared target (read back there when a fresh instance shows nothing)', async () => {
+    const result = await run('identity-by-fields', 6000, 1);
+    expect(result.defects.map((d) => d.title)).to.deep.equal([
+      'PUT (new id): state-change: refused: another user has the same name and profession',
+    ]);
+  });
+
   it('finds and names once a section B defect (DELETE of a domain answers 200 with its id only), and its script replays it with the ids of the new instance', async () => {
     const result = await run('domain-delete-partial', 8000, 2);
     expect(result.defects.map((d) => d.title)).to.deep.equal([
