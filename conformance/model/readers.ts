@@ -38,6 +38,15 @@ export interface ReaderAnswers {
     byId: Readonly<Record<string, SeenUser | null>>;
     listed?: readonly SeenUser[];
   };
+  /**
+   * What the readers showed right after the DELETE, before any other write (the list read before it
+   * too): GET by id of the user removed, and the list. A list kept until the next PUT or POST shows the
+   * user here, and no longer at the end.
+   */
+  afterDelete?: {
+    byId: Readonly<Record<string, SeenUser | null>>;
+    listed?: readonly SeenUser[];
+  };
   /** What GET by id served for each of those ids: a user (whatever its id), or null when none. */
   byId: Readonly<Record<string, SeenUser | null>>;
   /** The list's users; undefined when the list was not readable. */
@@ -158,7 +167,7 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
       add(
         'GET by id',
         'getStale',
-        `GET /UserService/users/${id} serves ${showUser(served)}, as it was before a POST changed it, where ${listAgrees ? 'the list shows' : 'a user first read by id after the same POST shows it made:'} ${showUser(want)}`,
+        `GET /UserService/users/${id} serves ${showUser(served)}, as it was before a POST changed it, where ${listAgrees ? 'the list shows' : 'another user changed alike, read by id first after its POST, shows its change; the POST wrote'} ${showUser(want)}`,
       );
     if (want && served && !stale && !byIdAgrees && (listAgrees || anotherId))
       add(
@@ -173,6 +182,16 @@ export function lyingReaders(answers: ReaderAnswers): Liar[] {
         'GET list',
         'listShowsDeleted',
         `GET list still shows ${showUser(inList[0] as SeenUser)} after its DELETE answered success, where GET by id no longer serves it`,
+      );
+  }
+  // Right after the DELETE: the list shows the user removed, where GET by id, then, serves none.
+  for (const [id, served] of Object.entries(answers.afterDelete?.byId ?? {})) {
+    const shown = answers.afterDelete?.listed?.find((u) => u.id === id);
+    if (expected[id] === null && served === null && shown)
+      add(
+        'GET list',
+        'listShowsDeleted',
+        `GET list, read right after the DELETE of user ${id} answered success, still shows ${showUser(shown)}, where GET by id then no longer serves it`,
       );
   }
   const byIdServesAnother = out.some((l) => l.defect === 'getServesAnotherUser');
@@ -241,8 +260,10 @@ function deleteHitAnother(answers: ReaderAnswers, byIdServesAnother: boolean): s
   const stillShown = (id: string) =>
     byIdServesAnother ? listed.some((u) => u.id === id) : listShows(listed, id, byId[id] ?? null);
   const missed = entries.find(([id, want]) => !want && byId[id] && stillShown(id));
+  // The users written and kept (not those changed by POST: a POST tells nothing of what the DELETE did).
   const keptAgree = entries.every(
-    ([id, want]) => !want || (byIdServesAnother ? !!byId[id] : agrees(want, byId[id])),
+    ([id, want]) =>
+      !want || !!answers.before?.[id] || (byIdServesAnother ? !!byId[id] : agrees(want, byId[id])),
   );
   if (!missed || !keptAgree) return undefined;
   const gone = Object.entries(byIdBefore).find(

@@ -761,6 +761,17 @@ describe('the executable model of the spec', () => {
       ]);
     });
 
+    it('names the list when, read right after a DELETE, it shows the user that GET by id then no longer serves (a list kept until the next PUT or POST)', () => {
+      const removed = { id: '12', name: 'r', profession: 'q' };
+      // At the end the list is true again (a later write renewed it).
+      const listKept = answers({ afterDelete: { byId: { '12': null }, listed: [kept, removed] } });
+      expect(named(listKept)).to.deep.equal(['GET list: GET list | state-change | shows a deleted user']);
+      // GET by id still serving it then: the DELETE was not made yet (made late, or never): no reader lies.
+      expect(
+        named(answers({ afterDelete: { byId: { '12': removed }, listed: [kept, removed] } })),
+      ).to.deep.equal([]);
+    });
+
     it('names HEAD when it answers another status than GET of the list', () => {
       expect(named(answers({ headStatus: 404 }))).to.deep.equal([
         'HEAD list: HEAD list | status | not the status of GET',

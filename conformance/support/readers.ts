@@ -1,7 +1,8 @@
 /**
  * Which reader lies, established once per worker before the rules depend on the readers (issue 45):
  * the list is read; seven users are written (one with the suite's long ids, the others shorter; one
- * with a name outside ASCII, two with one name) and one of them removed; two are changed by POST, one of
+ * with a name outside ASCII, two with one name) and one of them removed, both readers read right after;
+ * two are changed by POST, one of
  * them read by id before, the other read by id and in the list right after; a user more is written, and
  * all are read back through GET by id, the list and HEAD of the list. On an instance of the check's own
  * when the suite can start one (else on the target: the users are the check's own, removed after it).
@@ -158,7 +159,12 @@ async function runCheck(
     let borrowed: Written | undefined;
     try {
       for (const user of users) await api.put(user);
+      // The list read before the DELETE and right after it, with GET by id of the user removed: a list
+      // kept until the next PUT or POST still shows it, where GET by id no longer serves it (a DELETE
+      // made only at the next write shows through both).
+      await api.get('/UserService/users');
       await api.del(removed.id);
+      const removedRead = servedOrNone(observed(await api.get(`/UserService/users/${removed.id}`)));
       const keptRead = servedOrNone(observed(await api.get(`/UserService/users/${kept.id}`)));
       const listedThen = servedUsers(observed(await api.get('/UserService/users')));
       // Where the PUTs stored nothing (neither reader shows `kept`), a user listed before takes `kept`'s
@@ -220,6 +226,10 @@ async function runCheck(
         },
         before: Object.fromEntries(posted.map((u) => [String(u.id), { ...u, id: String(u.id) }])),
         afterPost: { byId: afterPost.byId, ...(afterPost.listed ? { listed: afterPost.listed } : {}) },
+        afterDelete: {
+          byId: removedRead === undefined ? {} : { [String(removed.id)]: removedRead },
+          ...(listedThen ? { listed: listedThen } : {}),
+        },
         byId,
         byIdBefore,
         ...(listed ? { listed } : {}),
