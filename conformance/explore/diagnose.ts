@@ -183,6 +183,12 @@ function madeLate(late: Late, pending: Pending, setAside: SetAside): Diagnosis |
   return { signature: cause.signature, level: cause.level, message: cause.message, at: pending.diagnosis.at };
 }
 
+/** Removes a probe's user (its id as `written`) on a shared target; a fresh instance is left as it is. */
+async function removeProbe(where: Where, written: string): Promise<void> {
+  if (where.scope === 'owned')
+    await send(where.url, { method: 'DELETE', path: `/UserService/users/${written}`, headers: {} });
+}
+
 /** Past the pool's fills (at most FILL_BIG users from `fill`): the id of the probe below. */
 const PROBE_OFFSET = 5000n;
 
@@ -207,8 +213,7 @@ async function probeLate(
       appliedLate(held, pending.op, toModel(put), observed(answer), read.back, { first: pending.first });
     return late ? madeLate(late, pending, setAside) : undefined;
   } finally {
-    if (where.scope === 'owned')
-      await send(where.url, { method: 'DELETE', path: `/UserService/users/${put.value}`, headers: {} });
+    await removeProbe(where, put.value);
   }
 }
 
@@ -242,9 +247,7 @@ async function idsKeptAsWritten(where: Where): Promise<Disagreement | undefined>
     const before = withUser(initialState(), { ...held.user, id: plain.value });
     return secondUserAdded(before, toModel(zeros), plain.value, listed, `answered ${word}`);
   } finally {
-    if (where.scope === 'owned')
-      for (const written of [plain.written, writeId(value, 'zeros')])
-        await send(where.url, { method: 'DELETE', path: `/UserService/users/${written}`, headers: {} });
+    for (const written of [plain.written, zeros.written]) await removeProbe(where, written);
   }
 }
 

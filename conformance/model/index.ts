@@ -78,6 +78,7 @@ export {
   type Reader,
   type ReaderAnswers,
   type ReaderDefect,
+  type ReadsBetween,
   SHOWN_STATE,
   shownTogether,
   throughBothLiars,

@@ -20,6 +20,12 @@ import { sameUser, showUser } from './users.ts';
 
 export type Reader = 'GET by id' | 'GET list' | 'HEAD list';
 
+/** What the readers showed between two of the check's writes: GET by id of some users, and the list. */
+export interface ReadsBetween {
+  byId: Readonly<Record<string, SeenUser | null>>;
+  listed?: readonly SeenUser[];
+}
+
 /** What the readers answered, after the check's writes. */
 export interface ReaderAnswers {
   /** The users the check wrote, as the model expects them after its writes: a user, or null (removed). */
@@ -34,19 +40,13 @@ export interface ReaderAnswers {
    * that it had not served before (a first read: no copy to keep), and the list. A reader renewed only by
    * PUT and DELETE shows the POSTs here and no longer after the check's next write (of another user).
    */
-  afterPost?: {
-    byId: Readonly<Record<string, SeenUser | null>>;
-    listed?: readonly SeenUser[];
-  };
+  afterPost?: ReadsBetween;
   /**
    * What the readers showed right after the DELETE, before any other write (the list read before it
    * too): GET by id of the user removed, and the list. A list kept until the next PUT or POST shows the
    * user here, and no longer at the end.
    */
-  afterDelete?: {
-    byId: Readonly<Record<string, SeenUser | null>>;
-    listed?: readonly SeenUser[];
-  };
+  afterDelete?: ReadsBetween;
   /** What GET by id served for each of those ids: a user (whatever its id), or null when none. */
   byId: Readonly<Record<string, SeenUser | null>>;
   /** The list's users; undefined when the list was not readable. */
@@ -223,25 +223,21 @@ function postTookEffect({ expected, afterPost }: ReaderAnswers): boolean {
  */
 function listStaleAfterPost(answers: ReaderAnswers, byIdServesAnother: boolean): string | undefined {
   const { expected, before, afterPost, byId, listed } = answers;
-  const was = (id: string, inList: readonly SeenUser[] | undefined): SeenUser | undefined => {
-    const shown = inList?.filter((u) => u.id === id) ?? [];
-    const old = before?.[id];
-    return old && shown.length === 1 && sameUser(old, shown[0] as SeenUser) ? shown[0] : undefined;
-  };
-  for (const id of Object.keys(before ?? {})) {
+  for (const [id, was] of Object.entries(before ?? {})) {
     const want = expected[id];
-    if (!want || sameUser(before?.[id] as ModelUser, want)) continue;
-    const shownThen = was(id, afterPost?.listed);
+    if (!want || sameUser(was, want)) continue;
+    const showsWas = (inList: readonly SeenUser[] | undefined) => !!inList && listShows(inList, id, was);
     if (byIdServesAnother) {
-      if (shownThen && listed && listShows(listed, id, want))
-        return `GET list shows ${showUser(shownThen)}, as it was before a POST changed it, until a PUT of another user: then ${showUser(want)} as written`;
+      if (showsWas(afterPost?.listed) && listed && listShows(listed, id, want))
+        return `GET list shows ${showUser(was)}, as it was before a POST changed it, until a PUT of another user: then ${showUser(want)} as written`;
       continue;
     }
     const readThen = afterPost?.byId[id] ?? byId[id];
-    const shown =
-      shownThen && agrees(want, readThen) ? shownThen : agrees(want, byId[id]) ? was(id, listed) : undefined;
-    if (shown)
-      return `GET list shows ${showUser(shown)}, as it was before a POST changed it, where GET by id serves ${showUser(want)} as written`;
+    if (
+      (showsWas(afterPost?.listed) && agrees(want, readThen)) ||
+      (showsWas(listed) && agrees(want, byId[id]))
+    )
+      return `GET list shows ${showUser(was)}, as it was before a POST changed it, where GET by id serves ${showUser(want)} as written`;
   }
   return undefined;
 }

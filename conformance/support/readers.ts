@@ -22,6 +22,7 @@ import {
   NAMED_DEFECTS,
   type Reader,
   type ReaderDefect,
+  type ReadsBetween,
   type SeenUser,
   servedOrNone,
   servedUsers,
@@ -107,6 +108,16 @@ export function checkReaders(request: APIRequestContext, where: CheckTarget = su
   return checked;
 }
 
+/** What the readers showed between two writes: GET by id of `id` (when readable as a user or none), the list. */
+const readsBetween = (
+  id: number,
+  served: SeenUser | null | undefined,
+  listed: SeenUser[] | undefined,
+): ReadsBetween => ({
+  byId: served === undefined ? {} : { [String(id)]: served },
+  ...(listed ? { listed } : {}),
+});
+
 async function runCheck(
   request: APIRequestContext,
   where: CheckTarget,
@@ -182,15 +193,10 @@ async function runCheck(
       }
       const changed = posted.map((u) => ({ ...u, name: `${u.name}-post` }));
       for (const user of changed) await api.post(user);
-      const afterPost = {
-        byId: {} as Record<string, SeenUser | null>,
-        listed: undefined as SeenUser[] | undefined,
-      };
-      if (!borrowed) {
-        const firstRead = servedOrNone(observed(await api.get(`/UserService/users/${fresh.id}`)));
-        if (firstRead !== undefined) afterPost.byId[String(fresh.id)] = firstRead;
-      }
-      afterPost.listed = servedUsers(observed(await api.get('/UserService/users')));
+      const firstRead = borrowed
+        ? undefined
+        : servedOrNone(observed(await api.get(`/UserService/users/${fresh.id}`)));
+      const listedAfterPost = servedUsers(observed(await api.get('/UserService/users')));
       await api.put(next);
       users.push(next);
       const read: Written[] = [...users, ...(borrowed ? [borrowed] : [])];
@@ -225,11 +231,8 @@ async function runCheck(
           [String(removed.id)]: null,
         },
         before: Object.fromEntries(posted.map((u) => [String(u.id), { ...u, id: String(u.id) }])),
-        afterPost: { byId: afterPost.byId, ...(afterPost.listed ? { listed: afterPost.listed } : {}) },
-        afterDelete: {
-          byId: removedRead === undefined ? {} : { [String(removed.id)]: removedRead },
-          ...(listedThen ? { listed: listedThen } : {}),
-        },
+        afterPost: readsBetween(fresh.id, firstRead, listedAfterPost),
+        afterDelete: readsBetween(removed.id, removedRead, listedThen),
         byId,
         byIdBefore,
         ...(listed ? { listed } : {}),
